@@ -1,0 +1,18 @@
+module github.com/gofluss/fluss
+
+go 1.26.8
+
+require (
+	github.com/DATA-DOG/go-sqlmock v1.5.2
+	github.com/apache/arrow-go/v18 v18.9.0
+	github.com/jmoiron/sqlx v1.4.0
+	github.com/xwb1989/sqlparser v0.0.0-20180606152119-120387863bf2
+	google.golang.org/protobuf v1.36.12
+)
+
+require (
+	github.com/goccy/go-json v0.12.0 // indirect
+	github.com/google/flatbuffers v25.12.19+incompatible // indirect
+	golang.org/x/exp v0.0.0-20260112195511-716be5621a96 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)

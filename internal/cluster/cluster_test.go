@@ -1,0 +1,161 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func testConfig(t *testing.T, port int, sasl bool) Config {
+	t.Helper()
+	cfg, err := FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Port, cfg.SASL, cfg.Tablets = port, sasl, 1
+	cfg.Dir = filepath.Join(t.TempDir(), "cluster")
+	return cfg
+}
+
+// TestServerConfigsGolden pins the files the servers read; a change to them
+// must be deliberate. The cluster directory is replaced by a placeholder.
+func TestServerConfigsGolden(t *testing.T) {
+	cfg := testConfig(t, 9123, true)
+	if err := cfg.writeConfigs(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"zk/zookeeper.properties", "coordinator/server.yaml", "tablet-0/server.yaml"} {
+		got, err := os.ReadFile(filepath.Join(cfg.Dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = bytes.ReplaceAll(got, []byte(cfg.Dir), []byte("$DIR"))
+		golden := filepath.Join("testdata", strings.ReplaceAll(f, "/", "_")+".golden")
+		if *update {
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from %s:\n%s", f, golden, got)
+		}
+	}
+}
+
+func TestFromEnvRejectsBadValues(t *testing.T) {
+	for _, tc := range []struct{ key, val string }{
+		{"FLUSS_PORT", "abc"},
+		{"FLUSS_PORT", "80"},
+		{"FLUSS_TABLETS", "0"},
+		{"FLUSS_TABLETS", "12"},
+	} {
+		t.Run(tc.key+"="+tc.val, func(t *testing.T) {
+			t.Setenv(tc.key, tc.val)
+			if _, err := FromEnv(); err == nil || !strings.Contains(err.Error(), tc.key) {
+				t.Fatalf("FromEnv() error = %v, want one naming %s", err, tc.key)
+			}
+		})
+	}
+}
+
+func TestWriteKVRejectsHash(t *testing.T) {
+	// Fluss's YAML reader treats '#' as a comment anywhere on the line.
+	err := writeKV(filepath.Join(t.TempDir(), "x.yaml"), map[string]string{"k": "a#b"}, ": ")
+	if err == nil {
+		t.Fatal("writeKV accepted a value with '#'")
+	}
+}
+
+func TestProcessState(t *testing.T) {
+	for _, tc := range []struct {
+		stat string
+		want byte
+	}{
+		{"123 (java) S 1 2 3", 'S'},
+		{"123 (odd ) name) Z 1", 'Z'},
+		{"garbage", 0},
+		{"1 (x)", 0},
+	} {
+		if got := processState([]byte(tc.stat)); got != tc.want {
+			t.Errorf("processState(%q) = %q, want %q", tc.stat, got, tc.want)
+		}
+	}
+}
+
+func TestCountField(t *testing.T) {
+	var msg []byte
+	msg = protowire.AppendTag(msg, 1, protowire.BytesType)
+	msg = protowire.AppendBytes(msg, []byte("coord"))
+	for i := 0; i < 3; i++ {
+		msg = protowire.AppendTag(msg, 2, protowire.BytesType)
+		msg = protowire.AppendBytes(msg, []byte("ts"))
+	}
+	if n, err := countField(msg, 2); err != nil || n != 3 {
+		t.Fatalf("countField = %d, %v; want 3", n, err)
+	}
+	if _, err := countField([]byte{0xff}, 2); err == nil {
+		t.Fatal("countField accepted a malformed message")
+	}
+}
+
+// TestLifecycle starts a second, private cluster (other ports, other
+// directory), checks that a second Up reuses it, and that Down leaves none
+// of its processes running.
+func TestLifecycle(t *testing.T) {
+	cfg := testConfig(t, 9300, false)
+	ctx := context.Background()
+	var out bytes.Buffer
+	if err := Up(ctx, cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	defer Down(cfg)
+	if !strings.HasSuffix(out.String(), "FLUSS_BOOTSTRAP=127.0.0.1:9300\n") {
+		t.Fatalf("Up output does not end with the bootstrap line:\n%s", out.String())
+	}
+	var pids []int
+	for _, s := range cfg.servers() {
+		pid, ok := cfg.pidOf(s)
+		if !ok {
+			t.Fatalf("%s is not running after Up", s.name)
+		}
+		pids = append(pids, pid)
+	}
+	out.Reset()
+	if err := Up(ctx, cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "reusing") {
+		t.Fatalf("second Up did not reuse the cluster:\n%s", out.String())
+	}
+	for i, s := range cfg.servers() {
+		if pid, _ := cfg.pidOf(s); pid != pids[i] {
+			t.Fatalf("%s pid changed from %d to %d on reuse", s.name, pids[i], pid)
+		}
+	}
+	if err := Status(ctx, cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	if err := Down(cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range pids {
+		if cfg.isOurs(pid) {
+			t.Errorf("pid %d still runs after Down", pid)
+		}
+	}
+	if _, err := os.Stat(cfg.Dir); !os.IsNotExist(err) {
+		t.Errorf("cluster directory still exists after Down: %v", err)
+	}
+}

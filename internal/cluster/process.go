@@ -1,0 +1,150 @@
+package cluster
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func (c Config) pidFile(s server) string { return filepath.Join(c.Dir, s.name+".pid") }
+
+// LogFile is where the standard output and error of one server go.
+func (c Config) LogFile(name string) string { return filepath.Join(c.Dir, name+".log") }
+
+// jvmArgs are shared by every server. SerialGC keeps the JVMs from starting
+// a GC thread per core on a small machine; the add-opens flag is what the
+// shaded Arrow inside the server needs on JDK 17.
+func (c Config) jvmArgs(s server) []string {
+	tmp := filepath.Join(c.Dir, s.name, "tmp")
+	return []string{
+		"-Xmx" + s.heap,
+		"-XX:+UseSerialGC",
+		"-XX:+IgnoreUnrecognizedVMOptions",
+		"--add-opens=java.base/java.nio=ALL-UNNAMED",
+		"--add-opens=java.base/java.lang=ALL-UNNAMED",
+		"--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+		"-Dio.netty.tryReflectionSetAccessible=true",
+		"-Djava.io.tmpdir=" + tmp,
+		"-Dorg.slf4j.simpleLogger.showDateTime=true",
+		"-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
+	}
+}
+
+// start launches one server in its own session, so that it outlives the
+// command that started it and a Ctrl-C in the terminal does not reach it.
+func (c Config) start(s server, lib string) error {
+	if err := os.MkdirAll(filepath.Join(c.Dir, s.name, "tmp"), 0o755); err != nil {
+		return err
+	}
+	logf, err := os.OpenFile(c.LogFile(s.name), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	args := append(c.jvmArgs(s), "-cp", filepath.Join(lib, "*"), s.mainClass)
+	args = append(args, s.args...)
+	cmd := exec.Command(c.Java, args...)
+	cmd.Dir = filepath.Join(c.Dir, s.name)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("cluster: starting %s: %w", s.name, err)
+	}
+	pid := cmd.Process.Pid
+	if err := os.WriteFile(c.pidFile(s), []byte(strconv.Itoa(pid)+"\n"), 0o644); err != nil {
+		_ = cmd.Process.Kill()
+		return err
+	}
+	// Reap the child if it dies while we are still running, so that a
+	// crashed server does not linger as a zombie that looks alive.
+	go func() { _ = cmd.Wait() }()
+	return nil
+}
+
+// pidOf returns the recorded pid of s if that process is alive and is ours:
+// its command line must name the cluster directory. This is what makes Down
+// safe against pids recycled by the kernel after a reboot or a crash.
+func (c Config) pidOf(s server) (int, bool) {
+	b, err := os.ReadFile(c.pidFile(s))
+	if err != nil {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 1 {
+		return 0, false
+	}
+	return pid, c.isOurs(pid)
+}
+
+func (c Config) isOurs(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil || processState(stat) == 'Z' {
+		return false
+	}
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return false
+	}
+	return bytes.Contains(cmdline, []byte(c.Dir))
+}
+
+// processState extracts the state letter from /proc/<pid>/stat, which
+// follows the parenthesised command name.
+func processState(stat []byte) byte {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 || i+2 >= len(stat) {
+		return 0
+	}
+	return stat[i+2]
+}
+
+// stop sends SIGTERM (Fluss servers shut down gracefully on it), waits, and
+// falls back to SIGKILL. It signals only the recorded pid.
+func (c Config) stop(s server, grace time.Duration) error {
+	pid, ok := c.pidOf(s)
+	if !ok {
+		return nil
+	}
+	_ = syscall.Kill(pid, syscall.SIGTERM)
+	if c.waitGone(pid, grace) {
+		return nil
+	}
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	if c.waitGone(pid, 10*time.Second) {
+		return nil
+	}
+	return fmt.Errorf("cluster: %s (pid %d) did not exit", s.name, pid)
+}
+
+func (c Config) waitGone(pid int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if !c.isOurs(pid) {
+			return true
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return !c.isOurs(pid)
+}
+
+// logTails renders the end of every server log, for failed starts.
+func (c Config) logTails(lines int) string {
+	var b strings.Builder
+	for _, s := range c.servers() {
+		data, err := os.ReadFile(c.LogFile(s.name))
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(&b, "---- %s (%s), last %d lines ----\n%s\n", s.name, c.LogFile(s.name), lines, tail(string(data), lines))
+	}
+	return b.String()
+}
+
+var errNotReady = errors.New("cluster: not ready")

@@ -1,0 +1,80 @@
+// Package clustertest gives integration tests the address of a real Fluss
+// cluster: the one named by FLUSS_BOOTSTRAP, or else the local cluster,
+// started on first use (and left running for the next test binary; stop it
+// with `make cluster-down`).
+//
+// A test that needs the cluster fails, it never skips, when no cluster can
+// be had: an integration suite that silently skips proves nothing.
+package clustertest
+
+import (
+	"context"
+	"io"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/gofluss/fluss/internal/cluster"
+)
+
+var (
+	once    sync.Once
+	addrs   Addrs
+	upError error
+)
+
+// Addrs are the bootstrap addresses of the cluster under test.
+type Addrs struct {
+	Plain string // plaintext listener
+	SASL  string // SASL/PLAIN listener; "" when the cluster has none
+}
+
+// SASLUser and SASLPassword are credentials accepted by the SASL listener
+// of the local cluster.
+const (
+	SASLUser     = "admin"
+	SASLPassword = "admin-secret"
+)
+
+// Cluster returns the addresses of the cluster, starting the local one if
+// needed. It calls tb.Fatal when no cluster is available.
+func Cluster(tb testing.TB) Addrs {
+	tb.Helper()
+	once.Do(func() { addrs, upError = resolve() })
+	if upError != nil {
+		tb.Fatalf("no Fluss cluster for integration tests: %v", upError)
+	}
+	return addrs
+}
+
+// Bootstrap is Cluster(tb).Plain.
+func Bootstrap(tb testing.TB) string {
+	tb.Helper()
+	return Cluster(tb).Plain
+}
+
+// SASLBootstrap returns the SASL listener or fails the test: `make test`
+// always starts the cluster with one. With an external FLUSS_BOOTSTRAP
+// cluster, set FLUSS_SASL_BOOTSTRAP too.
+func SASLBootstrap(tb testing.TB) string {
+	tb.Helper()
+	a := Cluster(tb)
+	if a.SASL == "" {
+		tb.Fatal("the cluster under test has no SASL listener: run with FLUSS_SASL=1 (make test does) or set FLUSS_SASL_BOOTSTRAP")
+	}
+	return a.SASL
+}
+
+func resolve() (Addrs, error) {
+	if b := os.Getenv("FLUSS_BOOTSTRAP"); b != "" {
+		return Addrs{Plain: b, SASL: os.Getenv("FLUSS_SASL_BOOTSTRAP")}, nil
+	}
+	cfg, err := cluster.FromEnv()
+	if err != nil {
+		return Addrs{}, err
+	}
+	if err := cluster.Up(context.Background(), cfg, io.Discard); err != nil {
+		return Addrs{}, err
+	}
+	return Addrs{Plain: cfg.Bootstrap(), SASL: cfg.SASLBootstrap()}, nil
+}
