@@ -1,0 +1,96 @@
+package flussrpc
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gofluss/fluss/flussrpc/pb"
+)
+
+// PartitionValue is one key of a partition spec with its string value.
+type PartitionValue struct {
+	Key   string
+	Value string
+}
+
+// PartitionInfo describes one partition of a partitioned table.
+type PartitionInfo struct {
+	ID int64
+	// Spec holds the partition keys and values in the table's partition-key order.
+	Spec []PartitionValue
+}
+
+// Name is the partition name Fluss uses for routing: the values in
+// partition-key order joined by '$' (for example "us$2024-01-01").
+func (p PartitionInfo) Name() string {
+	vals := make([]string, len(p.Spec))
+	for i, kv := range p.Spec {
+		vals[i] = kv.Value
+	}
+	return strings.Join(vals, "$")
+}
+
+// QualifiedName is the display form "k=v/k2=v2" that Flink prints.
+func (p PartitionInfo) QualifiedName() string {
+	parts := make([]string, len(p.Spec))
+	for i, kv := range p.Spec {
+		parts[i] = kv.Key + "=" + kv.Value
+	}
+	return strings.Join(parts, "/")
+}
+
+// specPB turns a key/value map into the wire form, in key order so that
+// requests are deterministic (the server matches keys by name).
+func specPB(spec map[string]string) *pb.PbPartitionSpec {
+	keys := make([]string, 0, len(spec))
+	for k := range spec {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := &pb.PbPartitionSpec{}
+	for _, k := range keys {
+		out.PartitionKeyValues = append(out.PartitionKeyValues, &pb.PbKeyValue{Key: proto.String(k), Value: proto.String(spec[k])})
+	}
+	return out
+}
+
+// ListPartitionInfos lists the partitions of a table. A non-empty partial
+// spec keeps only partitions whose values match every given key.
+func (a *Admin) ListPartitionInfos(ctx context.Context, path TablePath, partial map[string]string) ([]PartitionInfo, error) {
+	req := &pb.ListPartitionInfosRequest{TablePath: path.pb()}
+	if len(partial) > 0 {
+		req.PartialPartitionSpec = specPB(partial)
+	}
+	var resp pb.ListPartitionInfosResponse
+	if err := a.c.callAnyRead(ctx, APIKeyListPartitionInfos, req, &resp); err != nil {
+		return nil, err
+	}
+	out := make([]PartitionInfo, 0, len(resp.GetPartitionsInfo()))
+	for _, p := range resp.GetPartitionsInfo() {
+		info := PartitionInfo{ID: p.GetPartitionId()}
+		for _, kv := range p.GetPartitionSpec().GetPartitionKeyValues() {
+			info.Spec = append(info.Spec, PartitionValue{Key: kv.GetKey(), Value: kv.GetValue()})
+		}
+		out = append(out, info)
+	}
+	return out, nil
+}
+
+// CreatePartition creates a partition from a full spec (every partition key).
+func (a *Admin) CreatePartition(ctx context.Context, path TablePath, spec map[string]string, ignoreIfExists bool) error {
+	// Field 3 of CreatePartitionRequest is named ignore_if_not_exists
+	// upstream, but the server reads it as "ignore if it already exists".
+	req := &pb.CreatePartitionRequest{TablePath: path.pb(), PartitionSpec: specPB(spec), IgnoreIfNotExists: proto.Bool(ignoreIfExists)}
+	return a.c.callCoordinator(ctx, APIKeyCreatePartition, req, &pb.CreatePartitionResponse{})
+}
+
+// DropPartition drops a partition and its data.
+func (a *Admin) DropPartition(ctx context.Context, path TablePath, spec map[string]string, ignoreIfNotExists bool) error {
+	req := &pb.DropPartitionRequest{TablePath: path.pb(), PartitionSpec: specPB(spec), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
+	err := a.c.callCoordinator(ctx, APIKeyDropPartition, req, &pb.DropPartitionResponse{})
+	a.c.meta.invalidate(PhysicalPath{TablePath: path})
+	return err
+}

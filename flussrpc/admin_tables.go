@@ -1,0 +1,211 @@
+package flussrpc
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gofluss/fluss/flussrpc/pb"
+	"github.com/gofluss/fluss/flussrpc/schema"
+)
+
+// TableInfo is a table as the cluster describes it.
+type TableInfo struct {
+	Path          TablePath
+	TableID       int64
+	SchemaID      int32 // latest schema id
+	Descriptor    schema.TableDescriptor
+	CreatedTime   time.Time
+	ModifiedTime  time.Time
+	RemoteDataDir string // Fluss 1.x; "" otherwise
+}
+
+// NumBuckets is the bucket count of the table (of each partition).
+func (t *TableInfo) NumBuckets() int {
+	if t.Descriptor.BucketCount == nil {
+		return 0
+	}
+	return *t.Descriptor.BucketCount
+}
+
+// SchemaInfo is one version of a table's schema.
+type SchemaInfo struct {
+	ID     int32
+	Schema schema.Schema
+}
+
+// CreateTable creates a table from its descriptor. With ignoreIfExists an
+// existing table is not an error (ErrTableAlreadyExist otherwise).
+func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.TableDescriptor, ignoreIfExists bool) error {
+	js, err := json.Marshal(desc)
+	if err != nil {
+		return fmt.Errorf("flussrpc: table %s: %w", path, err)
+	}
+	req := &pb.CreateTableRequest{TablePath: path.pb(), TableJson: js, IgnoreIfExists: proto.Bool(ignoreIfExists)}
+	return a.c.callCoordinator(ctx, APIKeyCreateTable, req, &pb.CreateTableResponse{})
+}
+
+// DropTable drops a table and all its data.
+func (a *Admin) DropTable(ctx context.Context, path TablePath, ignoreIfNotExists bool) error {
+	req := &pb.DropTableRequest{TablePath: path.pb(), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
+	err := a.c.callCoordinator(ctx, APIKeyDropTable, req, &pb.DropTableResponse{})
+	a.c.meta.invalidate(PhysicalPath{TablePath: path})
+	return err
+}
+
+// GetTableInfo returns the table's id, latest schema and descriptor.
+func (a *Admin) GetTableInfo(ctx context.Context, path TablePath) (*TableInfo, error) {
+	var resp pb.GetTableInfoResponse
+	if err := a.c.callAnyRead(ctx, APIKeyGetTableInfo, &pb.GetTableInfoRequest{TablePath: path.pb()}, &resp); err != nil {
+		return nil, err
+	}
+	info := &TableInfo{
+		Path:          path,
+		TableID:       resp.GetTableId(),
+		SchemaID:      resp.GetSchemaId(),
+		CreatedTime:   time.UnixMilli(resp.GetCreatedTime()),
+		ModifiedTime:  time.UnixMilli(resp.GetModifiedTime()),
+		RemoteDataDir: resp.GetRemoteDataDir(),
+	}
+	if err := json.Unmarshal(resp.GetTableJson(), &info.Descriptor); err != nil {
+		return nil, fmt.Errorf("flussrpc: table %s has an unreadable descriptor: %w", path, err)
+	}
+	return info, nil
+}
+
+// GetTableSchema returns one schema version of a table; schemaID < 0 asks
+// for the latest. Readers need it for rows written with an older schema.
+func (a *Admin) GetTableSchema(ctx context.Context, path TablePath, schemaID int32) (*SchemaInfo, error) {
+	req := &pb.GetTableSchemaRequest{TablePath: path.pb()}
+	if schemaID >= 0 {
+		req.SchemaId = proto.Int32(schemaID)
+	}
+	var resp pb.GetTableSchemaResponse
+	if err := a.c.callAnyRead(ctx, APIKeyGetTableSchema, req, &resp); err != nil {
+		return nil, err
+	}
+	info := &SchemaInfo{ID: resp.GetSchemaId()}
+	if err := json.Unmarshal(resp.GetSchemaJson(), &info.Schema); err != nil {
+		return nil, fmt.Errorf("flussrpc: schema %d of %s is unreadable: %w", info.ID, path, err)
+	}
+	return info, nil
+}
+
+// ListTables returns the names of the tables in a database.
+func (a *Admin) ListTables(ctx context.Context, database string) ([]string, error) {
+	var resp pb.ListTablesResponse
+	if err := a.c.callAnyRead(ctx, APIKeyListTables, &pb.ListTablesRequest{DatabaseName: proto.String(database)}, &resp); err != nil {
+		return nil, err
+	}
+	return resp.GetTableName(), nil
+}
+
+// TableExists reports whether a table exists.
+func (a *Admin) TableExists(ctx context.Context, path TablePath) (bool, error) {
+	var resp pb.TableExistsResponse
+	err := a.c.callAnyRead(ctx, APIKeyTableExists, &pb.TableExistsRequest{TablePath: path.pb()}, &resp)
+	return resp.GetExists(), err
+}
+
+// TableChange is one change of an AlterTable call. Build it with
+// SetOption, ResetOption, AddColumn, DropColumn, RenameColumn or
+// ModifyColumn. Fluss 0.9 servers accept option changes and adding a
+// nullable column at the end; they refuse the other column changes.
+type TableChange struct {
+	apply func(*pb.AlterTableRequest) error
+}
+
+// Operation codes of PbAlterConfig.op_type and PbAddColumn.column_position_type.
+const (
+	alterOpSet    = 0
+	alterOpDelete = 1
+	columnPosLast = 0
+)
+
+// SetOption sets a table option (a table.* property or a custom property).
+func SetOption(key, value string) TableChange {
+	return TableChange{apply: func(r *pb.AlterTableRequest) error {
+		r.ConfigChanges = append(r.ConfigChanges, &pb.PbAlterConfig{
+			ConfigKey: proto.String(key), ConfigValue: proto.String(value), OpType: proto.Int32(alterOpSet)})
+		return nil
+	}}
+}
+
+// ResetOption removes a table option, restoring its default.
+func ResetOption(key string) TableChange {
+	return TableChange{apply: func(r *pb.AlterTableRequest) error {
+		r.ConfigChanges = append(r.ConfigChanges, &pb.PbAlterConfig{
+			ConfigKey: proto.String(key), OpType: proto.Int32(alterOpDelete)})
+		return nil
+	}}
+}
+
+// AddColumn appends a column at the end of the schema. The server requires
+// it to be nullable.
+func AddColumn(col schema.Column) TableChange {
+	return TableChange{apply: func(r *pb.AlterTableRequest) error {
+		js, err := json.Marshal(col.Type)
+		if err != nil {
+			return err
+		}
+		add := &pb.PbAddColumn{ColumnName: proto.String(col.Name), DataTypeJson: js, ColumnPositionType: proto.Int32(columnPosLast)}
+		if col.Comment != "" {
+			add.Comment = proto.String(col.Comment)
+		}
+		r.AddColumns = append(r.AddColumns, add)
+		return nil
+	}}
+}
+
+// DropColumn removes a column (refused by Fluss 0.9 servers).
+func DropColumn(name string) TableChange {
+	return TableChange{apply: func(r *pb.AlterTableRequest) error {
+		r.DropColumns = append(r.DropColumns, &pb.PbDropColumn{ColumnName: proto.String(name)})
+		return nil
+	}}
+}
+
+// RenameColumn renames a column (refused by Fluss 0.9 servers).
+func RenameColumn(oldName, newName string) TableChange {
+	return TableChange{apply: func(r *pb.AlterTableRequest) error {
+		r.RenameColumns = append(r.RenameColumns, &pb.PbRenameColumn{OldColumnName: proto.String(oldName), NewColumnName: proto.String(newName)})
+		return nil
+	}}
+}
+
+// ModifyColumn changes a column's type and comment (refused by Fluss 0.9 servers).
+func ModifyColumn(col schema.Column) TableChange {
+	return TableChange{apply: func(r *pb.AlterTableRequest) error {
+		js, err := json.Marshal(col.Type)
+		if err != nil {
+			return err
+		}
+		m := &pb.PbModifyColumn{ColumnName: proto.String(col.Name), DataTypeJson: js}
+		if col.Comment != "" {
+			m.Comment = proto.String(col.Comment)
+		}
+		r.ModifyColumns = append(r.ModifyColumns, m)
+		return nil
+	}}
+}
+
+// AlterTable applies changes to a table in one request. The server takes
+// either option changes or schema changes in one request, not both
+// (ErrInvalidAlterTable); make two calls for both.
+func (a *Admin) AlterTable(ctx context.Context, path TablePath, ignoreIfNotExists bool, changes ...TableChange) error {
+	req := &pb.AlterTableRequest{TablePath: path.pb(), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
+	for _, ch := range changes {
+		if ch.apply == nil {
+			return fmt.Errorf("flussrpc: AlterTable on %s: zero TableChange", path)
+		}
+		if err := ch.apply(req); err != nil {
+			return fmt.Errorf("flussrpc: AlterTable on %s: %w", path, err)
+		}
+	}
+	err := a.c.callCoordinator(ctx, APIKeyAlterTable, req, &pb.AlterTableResponse{})
+	a.c.meta.invalidate(PhysicalPath{TablePath: path})
+	return err
+}

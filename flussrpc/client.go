@@ -1,0 +1,159 @@
+package flussrpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+)
+
+// DefaultRequestTimeout bounds a call whose context has no deadline. Fluss
+// servers drop some malformed requests without replying, so an unbounded
+// wait could hang forever; this is the Java client's client.request-timeout.
+const DefaultRequestTimeout = 30 * time.Second
+
+// Config configures a Client.
+type Config struct {
+	// Bootstrap lists host:port addresses of any servers of the cluster;
+	// the first one that answers provides the cluster's node list.
+	Bootstrap []string
+	// Conn configures every connection (SASL credentials, frame limits,
+	// dial timeout, custom dialer).
+	Conn ConnConfig
+	// RequestTimeout applies to calls whose context has no deadline.
+	// Zero means DefaultRequestTimeout; negative means none.
+	RequestTimeout time.Duration
+}
+
+// Client is a connection to one Fluss cluster: a connection per server,
+// shared by every goroutine, and a cache of cluster and table metadata.
+// It is safe for concurrent use. Close releases it.
+type Client struct {
+	cfg    Config
+	pool   *connPool
+	meta   *metadata
+	closed atomic.Bool
+}
+
+// ErrClientClosed is returned by calls on a closed Client.
+var ErrClientClosed = errors.New("flussrpc: client is closed")
+
+// NewClient connects to the cluster: it contacts the bootstrap servers
+// until one returns the cluster's node list.
+func NewClient(ctx context.Context, cfg Config) (*Client, error) {
+	if len(cfg.Bootstrap) == 0 {
+		return nil, errors.New("flussrpc: no bootstrap servers given")
+	}
+	for _, a := range cfg.Bootstrap {
+		if !strings.Contains(a, ":") {
+			return nil, fmt.Errorf("flussrpc: bootstrap address %q is not host:port", a)
+		}
+	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	c := &Client{cfg: cfg, pool: newConnPool(cfg.Conn), meta: newMetadata()}
+	if err := c.refreshCluster(ctx); err != nil {
+		c.pool.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// Close closes every connection. Calls in flight fail; later calls return
+// ErrClientClosed. Close is idempotent.
+func (c *Client) Close() error {
+	if c.closed.Swap(true) {
+		return nil
+	}
+	c.pool.close()
+	return nil
+}
+
+// Admin returns the administrative API of the client.
+func (c *Client) Admin() *Admin { return &Admin{c: c} }
+
+// Ping checks that the cluster answers a metadata request.
+func (c *Client) Ping(ctx context.Context) error {
+	return c.refreshCluster(ctx)
+}
+
+// withTimeout applies the configured request timeout when ctx has none.
+func (c *Client) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok || c.cfg.RequestTimeout < 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, c.cfg.RequestTimeout)
+}
+
+// callAddr sends one request to the server at addr.
+func (c *Client) callAddr(ctx context.Context, addr string, api APIKey, req, resp proto.Message) error {
+	if c.closed.Load() {
+		return ErrClientClosed
+	}
+	ctx, cancel := c.withTimeout(ctx)
+	defer cancel()
+	cn, err := c.pool.get(ctx, addr)
+	if err != nil {
+		return err
+	}
+	return cn.call(ctx, api, req, resp)
+}
+
+// callNode sends one request to a known server node.
+func (c *Client) callNode(ctx context.Context, n ServerNode, api APIKey, req, resp proto.Message) error {
+	return c.callAddr(ctx, n.Addr(), api, req, resp)
+}
+
+// callCoordinator sends a request that only the coordinator serves
+// (catalog writes). It is never retried: such requests are not idempotent.
+func (c *Client) callCoordinator(ctx context.Context, api APIKey, req, resp proto.Message) error {
+	n, err := c.coordinator(ctx)
+	if err != nil {
+		return err
+	}
+	return c.callNode(ctx, n, api, req, resp)
+}
+
+// callAnyRead sends a read-only request to any live server, preferring
+// tablet servers to spare the coordinator (as the Java client does). On a
+// retriable failure it refreshes the node list and tries once more.
+func (c *Client) callAnyRead(ctx context.Context, api APIKey, req, resp proto.Message) error {
+	err := c.callNode(ctx, c.anyServer(), api, req, resp)
+	if err == nil || !IsRetriable(err) || ctx.Err() != nil {
+		return err
+	}
+	if rerr := c.refreshCluster(ctx); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	proto.Reset(resp)
+	return c.callNode(ctx, c.anyServer(), api, req, resp)
+}
+
+// anyServer picks a random live tablet server, or the coordinator when the
+// cluster has none.
+func (c *Client) anyServer() ServerNode {
+	view := c.meta.view()
+	if len(view.tablets) > 0 {
+		return view.tablets[rand.IntN(len(view.tablets))]
+	}
+	return view.coordinator
+}
+
+func (c *Client) coordinator(ctx context.Context) (ServerNode, error) {
+	if n := c.meta.view().coordinator; n.Host != "" {
+		return n, nil
+	}
+	if err := c.refreshCluster(ctx); err != nil {
+		return ServerNode{}, err
+	}
+	if n := c.meta.view().coordinator; n.Host != "" {
+		return n, nil
+	}
+	return ServerNode{}, errors.New("flussrpc: the cluster reports no coordinator")
+}

@@ -1,0 +1,530 @@
+package flussrpc
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"slices"
+	"sync"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gofluss/fluss/flussrpc/pb"
+)
+
+// Identity reported to servers in ApiVersions. Servers only log it.
+const (
+	// ClientSoftwareName is the default client_software_name.
+	ClientSoftwareName = "fluss-go-sql"
+	// ClientSoftwareVersion is the client_software_version sent to servers.
+	ClientSoftwareVersion = "0.1.0"
+)
+
+// DefaultDialTimeout bounds connecting plus the ApiVersions and SASL
+// handshake when ConnConfig.DialTimeout is zero.
+const DefaultDialTimeout = 10 * time.Second
+
+// ServerType is the role a server reports in ApiVersions.
+type ServerType int32
+
+// Server roles as encoded in ApiVersionsResponse.server_type.
+const (
+	ServerTypeUnknown      ServerType = -1 // absent or unrecognised
+	ServerTypeCoordinator  ServerType = 1
+	ServerTypeTabletServer ServerType = 2
+)
+
+// String returns "coordinator", "tablet-server" or "unknown".
+func (t ServerType) String() string {
+	switch t {
+	case ServerTypeCoordinator:
+		return "coordinator"
+	case ServerTypeTabletServer:
+		return "tablet-server"
+	default:
+		return "unknown"
+	}
+}
+
+// ConnConfig configures connections to Fluss servers. The zero value is a
+// usable plaintext configuration.
+type ConnConfig struct {
+	// ClientID replaces ClientSoftwareName in the ApiVersions handshake;
+	// servers log it, which helps to tell applications apart.
+	ClientID string
+	// Username and Password enable SASL/PLAIN authentication when Username
+	// is non-empty. Both must then be non-empty and free of NUL bytes.
+	// Fluss has no TLS of its own: PLAIN credentials travel in clear text
+	// unless a TLS-terminating proxy (reached via Dialer) is used.
+	Username string
+	// Password is the SASL/PLAIN password belonging to Username.
+	Password string
+	// MaxFrameSize caps the size of a response frame; a larger length
+	// prefix is rejected before any memory is reserved and the connection
+	// is closed. Zero means DefaultMaxFrameSize.
+	MaxFrameSize int
+	// MaxRequestSize caps the size of a request frame; bigger requests are
+	// refused without sending. Zero means DefaultMaxRequestSize.
+	MaxRequestSize int
+	// DialTimeout bounds connecting and the handshake. Zero means
+	// DefaultDialTimeout; negative means no limit beyond the context.
+	DialTimeout time.Duration
+	// Dialer, when set, opens the network connection instead of net.Dialer.
+	// Tests use it to inject faults; deployments can use it for proxies.
+	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
+}
+
+// withDefaults fills zero fields with their defaults.
+func (cfg ConnConfig) withDefaults() ConnConfig {
+	if cfg.ClientID == "" {
+		cfg.ClientID = ClientSoftwareName
+	}
+	if cfg.MaxFrameSize <= 0 {
+		cfg.MaxFrameSize = DefaultMaxFrameSize
+	}
+	if cfg.MaxRequestSize <= 0 {
+		cfg.MaxRequestSize = DefaultMaxRequestSize
+	}
+	if cfg.DialTimeout == 0 {
+		cfg.DialTimeout = DefaultDialTimeout
+	}
+	if cfg.Dialer == nil {
+		var d net.Dialer
+		cfg.Dialer = d.DialContext
+	}
+	return cfg
+}
+
+// conn is one multiplexed connection to one Fluss server. Any number of
+// goroutines may call it concurrently: writes are serialised, responses are
+// matched to callers by request id in whatever order the server sends them.
+type conn struct {
+	addr   string
+	nc     net.Conn
+	cfg    ConnConfig
+	reader *bufio.Reader
+
+	// writeSlot is a one-token semaphore rather than a mutex so that a
+	// caller can give up waiting for it when its context ends.
+	writeSlot chan struct{}
+
+	mu        sync.Mutex
+	pending   map[int32]*waiter
+	nextID    int32
+	closeErr  error         // why the connection ended; set once
+	closed    chan struct{} // closed together with setting closeErr
+	readerEnd chan struct{} // closed when the reader goroutine returns
+
+	// Written during the handshake, read-only afterwards.
+	versions   map[APIKey]int16    // negotiated version per usable API
+	advertised map[APIKey][2]int32 // server's [min, max] per listed API
+	srvType    ServerType
+}
+
+// waiter receives the outcome of one in-flight request. The channel has
+// room for one result so the sender (reader goroutine or shutdown) never
+// blocks, even when the caller has already given up.
+type waiter struct {
+	id int32
+	ch chan result
+}
+
+// result is a response frame or the error that replaced it.
+type result struct {
+	typ  responseType
+	body []byte
+	err  error
+}
+
+// dialConn connects to addr, negotiates API versions and authenticates.
+// The returned connection is ready for call.
+func dialConn(ctx context.Context, addr string, cfg ConnConfig) (*conn, error) {
+	cfg = cfg.withDefaults()
+	if err := checkCredentials(cfg); err != nil {
+		return nil, err
+	}
+	if cfg.DialTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.DialTimeout)
+		defer cancel()
+	}
+	nc, err := cfg.Dialer(ctx, "tcp", addr)
+	if err != nil {
+		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			err = fmt.Errorf("%w: %v", ctx.Err(), err)
+		}
+		return nil, &TransportError{Addr: addr, Op: "dial", Err: err}
+	}
+	if tc, ok := nc.(*net.TCPConn); ok {
+		// Requests are written as whole frames; never let Nagle hold the
+		// tail of one back waiting for an ACK.
+		_ = tc.SetNoDelay(true)
+	}
+	c := newConn(addr, nc, cfg)
+	if err := c.handshake(ctx); err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// newConn wraps an established network connection and starts its reader.
+func newConn(addr string, nc net.Conn, cfg ConnConfig) *conn {
+	c := &conn{
+		addr:      addr,
+		nc:        nc,
+		cfg:       cfg,
+		reader:    bufio.NewReaderSize(nc, 32<<10),
+		writeSlot: make(chan struct{}, 1),
+		pending:   make(map[int32]*waiter),
+		closed:    make(chan struct{}),
+		readerEnd: make(chan struct{}),
+		srvType:   ServerTypeUnknown,
+	}
+	go c.readLoop()
+	return c
+}
+
+// handshake runs ApiVersions and, when configured, SASL/PLAIN. Failures are
+// reported as handshake transport errors (nothing of any user request was
+// sent) unless the server itself answered with an error.
+func (c *conn) handshake(ctx context.Context) error {
+	req := &pb.ApiVersionsRequest{
+		ClientSoftwareName:    proto.String(c.cfg.ClientID),
+		ClientSoftwareVersion: proto.String(ClientSoftwareVersion),
+	}
+	var resp pb.ApiVersionsResponse
+	if err := c.roundTrip(ctx, APIKeyAPIVersions, 0, req, &resp); err != nil {
+		return c.handshakeError(err)
+	}
+	c.recordVersions(&resp)
+	if c.cfg.Username == "" {
+		return nil
+	}
+	if err := c.authenticate(ctx, c.cfg.Username, c.cfg.Password); err != nil {
+		return c.handshakeError(err)
+	}
+	return nil
+}
+
+// handshakeError relabels a transport failure during set-up: for the
+// caller that triggered the dial, nothing has been sent yet.
+func (c *conn) handshakeError(err error) error {
+	var te *TransportError
+	if errors.As(err, &te) {
+		return &TransportError{Addr: c.addr, Op: "handshake", Err: te.Err}
+	}
+	return err
+}
+
+// recordVersions stores the server's API list and role.
+func (c *conn) recordVersions(resp *pb.ApiVersionsResponse) {
+	c.versions = make(map[APIKey]int16)
+	c.advertised = make(map[APIKey][2]int32)
+	for _, v := range resp.GetApiVersions() {
+		k := v.GetApiKey()
+		if k < math.MinInt16 || k > math.MaxInt16 {
+			continue
+		}
+		key := APIKey(k)
+		c.advertised[key] = [2]int32{v.GetMinVersion(), v.GetMaxVersion()}
+		if ver, ok := negotiateVersion(key, v.GetMinVersion(), v.GetMaxVersion()); ok {
+			c.versions[key] = ver
+		}
+	}
+	switch t := ServerType(resp.GetServerType()); t {
+	case ServerTypeCoordinator, ServerTypeTabletServer:
+		c.srvType = t
+	default:
+		c.srvType = ServerTypeUnknown
+	}
+}
+
+// serverType is the role the server reported during the handshake.
+func (c *conn) serverType() ServerType { return c.srvType }
+
+// apiVersion returns the version negotiated for api; ok is false when the
+// server did not advertise it or no common version exists.
+func (c *conn) apiVersion(api APIKey) (int16, bool) {
+	v, ok := c.versions[api]
+	return v, ok
+}
+
+// supportedAPIs lists the APIs usable on this connection, sorted.
+func (c *conn) supportedAPIs() []APIKey {
+	keys := make([]APIKey, 0, len(c.versions))
+	for k := range c.versions {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// call sends req as api and decodes the reply into resp. It refuses, without
+// sending, any API the server did not advertise: servers drop unknown APIs
+// silently, so sending one would only end in a timeout. ctx bounds both the
+// wait for the write slot and the wait for the reply; when it ends after the
+// request was written, the late reply is discarded and the connection stays
+// usable.
+func (c *conn) call(ctx context.Context, api APIKey, req, resp proto.Message) error {
+	version, ok := c.apiVersion(api)
+	if !ok {
+		return c.notAdvertised(api)
+	}
+	return c.roundTrip(ctx, api, version, req, resp)
+}
+
+// notAdvertised explains why api cannot be used on this connection.
+func (c *conn) notAdvertised(api APIKey) error {
+	if r, listed := c.advertised[api]; listed {
+		lo, hi, _ := api.ClientVersions()
+		return fmt.Errorf("%w: %s on %s (%s) offers versions %d-%d, client supports %d-%d",
+			ErrAPINotAdvertised, api, c.addr, c.srvType, r[0], r[1], lo, hi)
+	}
+	return fmt.Errorf("%w: %s is not served by %s (%s); it may belong to the other server role or a newer Fluss release",
+		ErrAPINotAdvertised, api, c.addr, c.srvType)
+}
+
+// roundTrip sends one request with an explicit version and waits for its
+// response. It skips the advertisement check, which the handshake needs
+// because ApiVersions is what produces the advertisement.
+func (c *conn) roundTrip(ctx context.Context, api APIKey, version int16, req, resp proto.Message) error {
+	if err := ctx.Err(); err != nil {
+		return c.contextError(api, err, false)
+	}
+	frame, err := encodeRequest(api, version, req, c.cfg.MaxRequestSize)
+	if err != nil {
+		return err
+	}
+	w, err := c.send(ctx, api, frame)
+	if err != nil {
+		return err
+	}
+	return c.await(ctx, api, w, resp)
+}
+
+// send acquires the write slot, registers a waiter and writes the frame.
+func (c *conn) send(ctx context.Context, api APIKey, frame []byte) (*waiter, error) {
+	select {
+	case c.writeSlot <- struct{}{}:
+	case <-ctx.Done():
+		return nil, c.contextError(api, ctx.Err(), false)
+	case <-c.closed:
+		return nil, c.closedError()
+	}
+	defer func() { <-c.writeSlot }()
+	if err := ctx.Err(); err != nil {
+		return nil, c.contextError(api, err, false)
+	}
+	// Register only now, under the write slot: a waiter that exists but
+	// was never written would be told "may have been sent" on shutdown.
+	w, err := c.register()
+	if err != nil {
+		return nil, err
+	}
+	setRequestID(frame, w.id)
+	n, werr := c.write(ctx, frame)
+	if werr == nil {
+		return w, nil
+	}
+	c.unregister(w.id)
+	if n == 0 && ctx.Err() != nil {
+		// The context interrupted the write before any byte left: the
+		// stream is still aligned on a frame boundary, keep the connection.
+		return nil, c.contextError(api, ctx.Err(), false)
+	}
+	// Part of a frame may be on the wire; the stream is unusable.
+	cause := werr
+	if ctx.Err() != nil {
+		cause = fmt.Errorf("%w (interrupted mid-frame, connection closed)", ctx.Err())
+	}
+	c.shutdown("write", cause)
+	return nil, &TransportError{Addr: c.addr, Op: "write", MaybeSent: n > 0, Err: cause}
+}
+
+// write writes the whole frame in one Write call. If ctx ends meanwhile, a
+// past write deadline interrupts the blocked Write; the deadline is reset
+// afterwards so the connection can continue when nothing was written.
+func (c *conn) write(ctx context.Context, frame []byte) (int, error) {
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		_ = c.nc.SetWriteDeadline(time.Unix(1, 0))
+		close(fired)
+	})
+	n, err := c.nc.Write(frame)
+	if !stop() {
+		<-fired
+		_ = c.nc.SetWriteDeadline(time.Time{})
+	}
+	return n, err
+}
+
+// register allocates a request id and records its waiter.
+func (c *conn) register() (*waiter, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closeErr != nil {
+		return nil, c.closedErrorLocked()
+	}
+	// Ids only need to be unique among pending requests; skip ids still
+	// in use after the counter wraps.
+	id := c.nextID
+	for {
+		if _, busy := c.pending[id]; !busy {
+			break
+		}
+		id = nextRequestID(id)
+	}
+	c.nextID = nextRequestID(id)
+	w := &waiter{id: id, ch: make(chan result, 1)}
+	c.pending[id] = w
+	return w, nil
+}
+
+// nextRequestID advances a request id, wrapping to 0 to stay non-negative.
+func nextRequestID(id int32) int32 {
+	if id == math.MaxInt32 {
+		return 0
+	}
+	return id + 1
+}
+
+// unregister removes a waiter; it reports whether the waiter was still
+// pending (false means a result has been or is being delivered to it).
+func (c *conn) unregister(id int32) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.pending[id]; !ok {
+		return false
+	}
+	delete(c.pending, id)
+	return true
+}
+
+// await waits for the response to w and decodes it into resp.
+func (c *conn) await(ctx context.Context, api APIKey, w *waiter, resp proto.Message) error {
+	select {
+	case r := <-w.ch:
+		return c.decodeResult(api, r, resp)
+	case <-ctx.Done():
+		// Removing the waiter makes the reader drop the late reply.
+		c.unregister(w.id)
+		return c.contextError(api, ctx.Err(), true)
+	}
+}
+
+// decodeResult turns a delivered result into the caller's outcome.
+func (c *conn) decodeResult(api APIKey, r result, resp proto.Message) error {
+	switch {
+	case r.err != nil:
+		return r.err
+	case r.typ == respError:
+		return decodeServerError(r.body, api, false)
+	}
+	// AllowPartial: a reply lacking a required field is still usable (the
+	// field reads as zero); rejecting it would gain nothing.
+	if err := (proto.UnmarshalOptions{AllowPartial: true}).Unmarshal(r.body, resp); err != nil {
+		return fmt.Errorf("flussrpc: decode %s response from %s: %w", api, c.addr, err)
+	}
+	return nil
+}
+
+// readLoop reads response frames until the connection fails, handing each
+// to its waiter. Replies for unknown ids (the caller gave up) are dropped.
+func (c *conn) readLoop() {
+	defer close(c.readerEnd)
+	for {
+		payload, err := readFrame(c.reader, serverFailureHdrSize, c.cfg.MaxFrameSize)
+		if err != nil {
+			c.shutdown("read", err)
+			return
+		}
+		f, err := parseResponse(payload)
+		if err != nil {
+			c.shutdown("read", err)
+			return
+		}
+		if f.typ == respServerFailure {
+			// Not tied to any request: the server is about to close.
+			c.shutdown("read", decodeServerError(f.body, 0, true))
+			return
+		}
+		c.deliver(f)
+	}
+}
+
+// deliver passes a frame to the waiter of its request id, if any.
+func (c *conn) deliver(f responseFrame) {
+	c.mu.Lock()
+	w := c.pending[f.requestID]
+	delete(c.pending, f.requestID)
+	c.mu.Unlock()
+	if w != nil {
+		w.ch <- result{typ: f.typ, body: f.body}
+	}
+}
+
+// shutdown closes the connection once. Every pending request was written
+// in full, so each fails with a TransportError marked MaybeSent; op and
+// cause say what broke. Later calls keep the first cause.
+func (c *conn) shutdown(op string, cause error) {
+	c.mu.Lock()
+	if c.closeErr != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.closeErr = cause
+	pending := c.pending
+	c.pending = make(map[int32]*waiter)
+	close(c.closed)
+	c.mu.Unlock()
+
+	_ = c.nc.Close()
+	err := &TransportError{Addr: c.addr, Op: op, MaybeSent: true, Err: cause}
+	for _, w := range pending {
+		w.ch <- result{err: err}
+	}
+}
+
+// close closes the connection and waits for its reader to stop. Pending
+// calls fail with a TransportError wrapping ErrClosed.
+func (c *conn) close() {
+	c.shutdown("closed", ErrClosed)
+	<-c.readerEnd
+}
+
+// isClosed reports whether the connection has ended for any reason.
+func (c *conn) isClosed() bool {
+	select {
+	case <-c.closed:
+		return true
+	default:
+		return false
+	}
+}
+
+// closedError is returned to calls made after the connection ended.
+func (c *conn) closedError() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closedErrorLocked()
+}
+
+// closedErrorLocked is closedError with c.mu held. Nothing was written,
+// so the error is SafeToRetry on another connection.
+func (c *conn) closedErrorLocked() error {
+	return &TransportError{Addr: c.addr, Op: "closed", Err: c.closeErr}
+}
+
+// contextError wraps a context error so errors.Is(err, context.Canceled)
+// and errors.Is(err, context.DeadlineExceeded) keep working.
+func (c *conn) contextError(api APIKey, err error, sent bool) error {
+	if sent {
+		return fmt.Errorf("flussrpc: %s to %s abandoned after sending (the server may still execute it): %w", api, c.addr, err)
+	}
+	return fmt.Errorf("flussrpc: %s to %s not sent: %w", api, c.addr, err)
+}

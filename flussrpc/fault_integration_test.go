@@ -1,0 +1,172 @@
+package flussrpc_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/schema"
+)
+
+// faultConn sits between the client and a real server. It can hold back
+// every read (the server's replies) until released, or cut the connection
+// right after a chosen write has been passed on to the server.
+type faultConn struct {
+	net.Conn
+	writes    atomic.Int32
+	cutAfter  int32 // close after this many writes; 0 = never
+	holdReads atomic.Bool
+	mu        sync.Mutex // serialises release
+	released  chan struct{}
+}
+
+func (f *faultConn) Write(p []byte) (int, error) {
+	n, err := f.Conn.Write(p)
+	if w := f.writes.Add(1); f.cutAfter > 0 && w == f.cutAfter {
+		f.Conn.Close()
+	}
+	return n, err
+}
+
+// Read passes data on, but while reads are held it keeps what arrived until
+// release: the client's reader is usually already blocked in Read when the
+// hold begins, so the check must come after the read returns.
+func (f *faultConn) Read(p []byte) (int, error) {
+	n, err := f.Conn.Read(p)
+	if f.holdReads.Load() {
+		<-f.released
+	}
+	return n, err
+}
+
+func (f *faultConn) release() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.holdReads.Swap(false) {
+		close(f.released)
+	}
+}
+
+// faultDialer hands out faultConns configured by configure and records them.
+type faultDialer struct {
+	mu    sync.Mutex
+	conns []*faultConn
+	setup func(*faultConn)
+}
+
+func (d *faultDialer) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	var nd net.Dialer
+	c, err := nd.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	fc := &faultConn{Conn: c, released: make(chan struct{})}
+	d.mu.Lock()
+	if d.setup != nil {
+		d.setup(fc)
+	}
+	d.conns = append(d.conns, fc)
+	d.mu.Unlock()
+	return fc, nil
+}
+
+// TestCancelledCallKeepsConnection pins the rule that a call abandoned by
+// its context drops the late reply and leaves the connection usable.
+func TestCancelledCallKeepsConnection(t *testing.T) {
+	d := &faultDialer{}
+	c := newClient(t, flussrpc.Config{Conn: flussrpc.ConnConfig{Dialer: d.dial}})
+	adm := c.Admin()
+	if _, err := adm.ListDatabases(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Lock()
+	for _, fc := range d.conns {
+		fc.holdReads.Store(true)
+	}
+	held := append([]*faultConn(nil), d.conns...)
+	d.mu.Unlock()
+	t.Cleanup(func() {
+		for _, fc := range held {
+			fc.release()
+		}
+	})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := adm.ListDatabases(ctx)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("ListDatabases with held replies: %v, want context.DeadlineExceeded", err)
+	}
+	if time.Since(start) > 2*time.Second {
+		t.Fatalf("cancellation took %s", time.Since(start))
+	}
+	if flussrpc.SafeToRetry(err) {
+		t.Fatal("SafeToRetry is true for a request that was sent")
+	}
+	for _, fc := range held {
+		fc.release()
+	}
+	dialsBefore := len(d.conns)
+	for i := 0; i < 3; i++ {
+		if _, err := adm.ListDatabases(testCtx(t)); err != nil {
+			t.Fatalf("call %d after the cancelled one: %v", i, err)
+		}
+	}
+	if len(d.conns) != dialsBefore {
+		t.Fatalf("client dialed %d new connections; the old one should have stayed usable", len(d.conns)-dialsBefore)
+	}
+}
+
+// TestCutAfterSendIsNotSafeToRetry: when the connection dies after a
+// request went out, the error must say the request may have been executed
+// (the database/sql layer must then not answer driver.ErrBadConn).
+func TestCutAfterSendIsNotSafeToRetry(t *testing.T) {
+	d := &faultDialer{}
+	c := newClient(t, flussrpc.Config{Conn: flussrpc.ConnConfig{Dialer: d.dial}})
+	adm := c.Admin()
+	db := uniqueName("cut")
+	// Every new connection is cut right after its second write: the first
+	// is ApiVersions, the second the user's request.
+	d.mu.Lock()
+	for _, fc := range d.conns {
+		fc.Close()
+	}
+	d.setup = func(fc *faultConn) { fc.cutAfter = 2 }
+	d.mu.Unlock()
+
+	err := adm.CreateDatabase(testCtx(t), db, schema.DatabaseDescriptor{}, false)
+	if err == nil {
+		t.Fatal("CreateDatabase over a connection cut after sending succeeded")
+	}
+	var te *flussrpc.TransportError
+	if !errors.As(err, &te) || flussrpc.SafeToRetry(err) {
+		t.Fatalf("error = %v (SafeToRetry %v), want a transport error that may have been sent", err, flussrpc.SafeToRetry(err))
+	}
+	d.mu.Lock()
+	d.setup = nil
+	d.mu.Unlock()
+	// The server may well have created it: that is exactly why no retry.
+	_ = adm.DropDatabase(context.Background(), db, true, true)
+}
+
+// TestNewClientDeadAddressIsSafeToRetry: nothing was sent when the dial fails.
+func TestNewClientDeadAddressIsSafeToRetry(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err = flussrpc.NewClient(ctx, flussrpc.Config{Bootstrap: []string{addr}})
+	if err == nil || !flussrpc.SafeToRetry(err) {
+		t.Fatalf("NewClient to a closed port: %v (SafeToRetry %v), want a safe-to-retry error", err, flussrpc.SafeToRetry(err))
+	}
+}

@@ -1,0 +1,44 @@
+package flussrpc
+
+import (
+	"context"
+	"time"
+)
+
+// Retry pacing for requests that failed with a retriable error or stale
+// routing. A bucket that was just created or moved is typically served
+// again within a second or two: metadata can name the new leader before
+// that server has taken over, and it answers NOT_LEADER_OR_FOLLOWER until
+// then. Ten attempts with capped exponential back-off wait about five
+// seconds in all, and the caller's context can always end it sooner.
+const (
+	retryAttempts   = 10
+	retryFirstDelay = 50 * time.Millisecond
+	retryMaxDelay   = time.Second
+)
+
+// retrier counts attempts and sleeps between them.
+type retrier struct {
+	attempt int
+	delay   time.Duration
+}
+
+func newRetrier() *retrier { return &retrier{attempt: 1, delay: retryFirstDelay} }
+
+// again waits before the next attempt. It returns false when the attempts
+// are used up, and ctx.Err() when the context ends while waiting.
+func (r *retrier) again(ctx context.Context) (bool, error) {
+	if r.attempt >= retryAttempts {
+		return false, nil
+	}
+	r.attempt++
+	t := time.NewTimer(r.delay)
+	defer t.Stop()
+	r.delay = min(2*r.delay, retryMaxDelay)
+	select {
+	case <-ctx.Done():
+		return false, ctx.Err()
+	case <-t.C:
+		return true, nil
+	}
+}
