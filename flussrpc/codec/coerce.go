@@ -1,0 +1,206 @@
+package codec
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gofluss/fluss/flussrpc/schema"
+)
+
+// TypeError reports a Go value that does not fit the column type.
+type TypeError struct {
+	Type  schema.DataType
+	Value any
+	Msg   string
+}
+
+// Error implements error.
+func (e *TypeError) Error() string {
+	return fmt.Sprintf("codec: cannot encode %T(%v) as %s: %s", e.Value, e.Value, e.Type, e.Msg)
+}
+
+func typeErr(t schema.DataType, v any, msg string) error {
+	return &TypeError{Type: t, Value: v, Msg: msg}
+}
+
+// asInt64 accepts every Go integer kind so callers need not convert
+// literals; the range check against the column width happens in asIntN.
+func asInt64(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case int:
+		return int64(x), true
+	case uint8:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	case uint:
+		if uint64(x) > math.MaxInt64 {
+			return 0, false
+		}
+		return int64(x), true
+	case uint64:
+		if x > math.MaxInt64 {
+			return 0, false
+		}
+		return int64(x), true
+	}
+	return 0, false
+}
+
+func asIntN(t schema.DataType, v any, lo, hi int64) (int64, error) {
+	n, ok := asInt64(v)
+	if !ok {
+		return 0, typeErr(t, v, "want an integer")
+	}
+	if n < lo || n > hi {
+		return 0, typeErr(t, v, "out of range")
+	}
+	return n, nil
+}
+
+func asBool(t schema.DataType, v any) (bool, error) {
+	b, ok := v.(bool)
+	if !ok {
+		return false, typeErr(t, v, "want bool")
+	}
+	return b, nil
+}
+
+func asFloat32(t schema.DataType, v any) (float32, error) {
+	f, ok := v.(float32)
+	if !ok {
+		return 0, typeErr(t, v, "want float32")
+	}
+	return f, nil
+}
+
+func asFloat64(t schema.DataType, v any) (float64, error) {
+	switch f := v.(type) {
+	case float64:
+		return f, nil
+	case float32:
+		return float64(f), nil // widening is exact
+	}
+	return 0, typeErr(t, v, "want float64")
+}
+
+func asString(t schema.DataType, v any) (string, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", typeErr(t, v, "want string")
+	}
+	return s, nil
+}
+
+func asBytes(t schema.DataType, v any) ([]byte, error) {
+	b, ok := v.([]byte)
+	if !ok {
+		return nil, typeErr(t, v, "want []byte")
+	}
+	return b, nil
+}
+
+func asDecimal(t schema.DataType, v any) (Decimal, error) {
+	d, ok := v.(Decimal)
+	if !ok {
+		return Decimal{}, typeErr(t, v, "want codec.Decimal")
+	}
+	d, err := d.rescale(t.Precision, t.Scale)
+	if err != nil {
+		return Decimal{}, typeErr(t, v, err.Error())
+	}
+	return d, nil
+}
+
+func asDate(t schema.DataType, v any) (int32, error) {
+	switch x := v.(type) {
+	case Date:
+		return int32(x), nil
+	case int32:
+		return x, nil
+	}
+	return 0, typeErr(t, v, "want codec.Date")
+}
+
+func asTime(t schema.DataType, v any) (int32, error) {
+	switch x := v.(type) {
+	case Time:
+		if x < 0 || x >= 86400000 {
+			return 0, typeErr(t, v, "millis of day out of range")
+		}
+		return int32(x), nil
+	case int32:
+		return x, nil
+	}
+	return 0, typeErr(t, v, "want codec.Time")
+}
+
+// asTimestamp returns millis and nano-of-milli of a TIMESTAMP or
+// TIMESTAMP_LTZ value; the Go type must match the column's root so that
+// wall-clock and instant values are never confused.
+func asTimestamp(t schema.DataType, v any) (int64, int32, error) {
+	var ms int64
+	var nano int32
+	switch x := v.(type) {
+	case TimestampNTZ:
+		if t.Root != schema.RootTimestamp {
+			return 0, 0, typeErr(t, v, "want codec.TimestampLTZ")
+		}
+		ms, nano = x.Millis, x.NanoOfMilli
+	case TimestampLTZ:
+		if t.Root != schema.RootTimestampLTZ {
+			return 0, 0, typeErr(t, v, "want codec.TimestampNTZ")
+		}
+		ms, nano = x.Millis, x.NanoOfMilli
+	default:
+		return 0, 0, typeErr(t, v, "want a codec timestamp")
+	}
+	if nano < 0 || nano > 999999 {
+		return 0, 0, typeErr(t, v, "nano of milli must be 0..999999")
+	}
+	return ms, nano, nil
+}
+
+func asArray(t schema.DataType, v any) ([]any, error) {
+	a, ok := v.([]any)
+	if !ok {
+		return nil, typeErr(t, v, "want []any")
+	}
+	return a, nil
+}
+
+func asMap(t schema.DataType, v any) (Map, error) {
+	switch m := v.(type) {
+	case Map:
+		if len(m.Keys) != len(m.Values) {
+			return Map{}, typeErr(t, v, "keys and values differ in length")
+		}
+		return m, nil
+	case *Map:
+		if m != nil && len(m.Keys) == len(m.Values) {
+			return *m, nil
+		}
+	}
+	return Map{}, typeErr(t, v, "want codec.Map")
+}
+
+func asRow(t schema.DataType, v any) ([]any, error) {
+	r, ok := v.([]any)
+	if !ok {
+		return nil, typeErr(t, v, "want []any")
+	}
+	if len(r) != len(t.Fields) {
+		return nil, typeErr(t, v, fmt.Sprintf("row has %d fields, type has %d", len(r), len(t.Fields)))
+	}
+	return r, nil
+}
