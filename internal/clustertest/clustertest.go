@@ -73,6 +73,9 @@ func resolve() (Addrs, error) {
 	if err != nil {
 		return Addrs{}, err
 	}
+	// The suite needs the SASL listener, and a cluster started without it
+	// would be restarted (under other tests' feet) by the next `make test`.
+	cfg.SASL = os.Getenv("FLUSS_SASL") != "0"
 	if err := cluster.Up(context.Background(), cfg, io.Discard); err != nil {
 		return Addrs{}, err
 	}
