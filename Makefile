@@ -11,7 +11,7 @@ STATICCHECK  = $(GOBIN)/staticcheck
 CLUSTER      = $(GO) run ./cmd/fluss-cluster
 
 # Versions of the tools and peers, pinned here and nowhere else.
-STATICCHECK_VERSION = 2026.2.2
+STATICCHECK_VERSION = v0.8.2
 PYFLUSS_VERSION     = 1.0.0
 PYARROW_VERSION     = 26.0.1
 PROTOC_GEN_GO       = google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
