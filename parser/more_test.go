@@ -1,0 +1,125 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNestedSelectHints(t *testing.T) {
+	st := mustParse(t, "INSERT INTO t SELECT /*+ OPTIONS('a'='1') */ * FROM s WHERE x IN (SELECT /*+ OPTIONS('b'='2') */ y FROM u)")
+	ins := st.(*Insert)
+	outer := ins.Select.(*Select)
+	inner := outer.Where.(*InExpr).Subquery.(*Select)
+	if len(outer.Hints) != 1 || outer.Hints[0].Options[0].Key != "a" || len(inner.Hints) != 1 || inner.Hints[0].Options[0].Key != "b" || len(ins.Hints) != 0 {
+		t.Errorf("hints: outer %+v inner %+v insert %+v", outer.Hints, inner.Hints, ins.Hints)
+	}
+	ins2 := mustParse(t, "INSERT /*+ OPTIONS('x'='y') */ INTO t VALUES (1)").(*Insert)
+	if len(ins2.Hints) != 1 {
+		t.Errorf("statement hints: %+v", ins2.Hints)
+	}
+	h := ins2.Hints[0]
+	if h.Pos.Line != 1 || h.Pos.Column != 12 || h.Options[0].Pos.Column != 20 {
+		t.Errorf("hint positions: %+v", h)
+	}
+}
+
+// TestAccepted lists statements that must parse (spot checks beyond the corpus).
+func TestAccepted(t *testing.T) {
+	for _, s := range []string{
+		"SELECT * FROM t WHERE a = 1 AND b = 'x\\y'",
+		"SELECT `a$b`, c$d FROM `db`.`t$binlog`",
+		"SELECT * FROM t1, db.t2 /*+ OPTIONS('x'='y') */ WHERE t1.a = t2.a",
+		"SELECT a FROM t WHERE a NOT IN (SELECT b FROM u) AND EXISTS (SELECT 1 FROM v)",
+		"SELECT CASE WHEN a > 1 THEN 'x' ELSE 'y' END, -a, a + 1 FROM t GROUP BY a HAVING COUNT(*) > 1 ORDER BY a DESC LIMIT 5, 10",
+		"SELECT * FROM t FOR UPDATE",
+		"SELECT * FROM t WHERE ts > TIMESTAMP_LTZ '2024-01-01 00:00:00' AND tm = TIME '10:00:00'",
+		"SELECT * FROM t WHERE a IS TRUE AND b IS NOT FALSE AND c REGEXP 'x' AND d LIKE 'a!%' ESCAPE '!'",
+		"SELECT ROW(1, 'a'), CAST(a AS ARRAY<INT>), TRY_CAST(b AS INT) FROM t",
+		"SELECT a FROM t WHERE x = \"dq\"",
+		"UPDATE t SET a = a + 1, b = DEFAULT WHERE k = 1 ORDER BY k LIMIT 1",
+		"DELETE a FROM a JOIN b ON a.x = b.x",
+		"INSERT INTO t SELECT * FROM s UNION SELECT * FROM u",
+		"SELECT * FROM (SELECT * FROM t) x",
+		"SELECT 1 FROM t WHERE key = 1 AND `index` = 2 AND table = 3",
+		"SELECT * FROM t WHERE a = N'é'",
+		"SELECT * FROM t WHERE ü = 1",
+		"CREATE TABLE t (a INT) DISTRIBUTED BY HASH(a) INTO 4 BUCKETS WITH ('x'='y')",
+		"CREATE TABLE t2 WITH ('bucket.num'='3') LIKE src (INCLUDING ALL, EXCLUDING OPTIONS)",
+		"ALTER TABLE t ADD (c INT FIRST, d STRING AFTER c, PRIMARY KEY (c) NOT ENFORCED)",
+		"ALTER TABLE t ADD COLUMN c INT, ADD COLUMN d INT",
+		"ALTER TABLE t DROP (a, b)",
+		"ALTER TABLE t DROP PRIMARY KEY",
+		"ALTER TABLE t ADD PARTITION (dt = '1') PARTITION (dt = '2')",
+		"SHOW TABLES IN db NOT LIKE 'x%'",
+		"SHOW COLUMNS FROM t FROM db LIKE 'a%'",
+		"CALL sys.x(a => ARRAY['k'], b => -1, c => NULL, d => CAST('1' AS INT), e => MAP['a','b'])",
+		"SET 'k' = ''",
+		"DESCRIBE EXTENDED db.t",
+		"EXPLAIN PLAN FOR INSERT INTO t VALUES (?)",
+		"CREATE TABLE t (a INT, PRIMARY KEY (a))",
+		"create table t (ts timestamp(3), watermark for ts as ts - interval '1' second)",
+		"SELECT * FROM t$changelog AS c WHERE c._log_offset > 10",
+		"INSERT INTO t (a) VALUES (TIMESTAMP '2024-01-01 00:00:00.123')",
+		"SELECT x'0A', 0x0B FROM t",
+		"CREATE DATABASE IF NOT EXISTS d DEFAULT CHARACTER SET utf8mb4",
+		"CREATE TABLE `t-1` (`my col` STRING COMMENT 'it''s')",
+		"CREATE TABLE m (id INT(11) UNSIGNED NOT NULL AUTO_INCREMENT, f TINYINT(1) DEFAULT 0, c DATETIME DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, n VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin, e ENUM('a','b'), PRIMARY KEY (id), UNIQUE KEY u (n)) ENGINE=InnoDB AUTO_INCREMENT=5 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+	} {
+		if _, err := Parse(s); err != nil {
+			t.Errorf("Parse(%q): %v", s, err)
+		}
+	}
+}
+
+func TestRejected(t *testing.T) {
+	for s, want := range map[string]string{
+		"SELECT * FROM a.b.c.d":          "at most three parts",
+		"SELECT * FROM t WHERE a[1] = 2": `near "["`,
+		"SET k = ":                       "expected a value",
+		"SET 'k' 'v'":                    `expected "="`,
+		"SELECT b'01' FROM t":            "bit literals",
+		"CREATE TABLE t (a INT, PRIMARY KEY (a) NOT ENFORCED, PRIMARY KEY (a) NOT ENFORCED)": "only one PRIMARY KEY",
+		"SELECT * FROM t WHERE a = $0":                          "between $1",
+		"SELECT CAST(a AS) FROM t":                              "syntax error",
+		"CREATE TABLE t (a INT) PARTITION BY (a)":               "expected COMMENT, PARTITIONED BY",
+		"CREATE TABLE t":                                        "CREATE TABLE needs columns",
+		"INSERT INTO t VALUES (MAP['a'])":                       "even number",
+		"SELECT CAST(a AS FOO<) FROM t":                         "invalid type in CAST",
+		"EXECUTE STATEMENT SET BEGIN INSERT INTO a VALUES (1);": "unterminated",
+	} {
+		_, err := Parse(s)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) = %v, want error containing %q", s, err, want)
+		}
+	}
+}
+
+func TestFormatExpr(t *testing.T) {
+	cases := map[string]string{
+		"SELECT * FROM t WHERE k1 > 5 AND (a = 'x' OR b IS NOT NULL)":              "k1 > 5 AND (a = 'x' OR b IS NOT NULL)",
+		"SELECT * FROM t WHERE NOT a IN (1, 2) AND d = DATE '2024-01-01'":          "NOT a IN (1, 2) AND d = DATE '2024-01-01'",
+		"SELECT * FROM t WHERE (a, b) IN ((1, ?), (2, ?))":                         "(a, b) IN ((1, ?1), (2, ?2))",
+		"SELECT * FROM t WHERE `my col` BETWEEN -1 AND 2.5":                        "`my col` BETWEEN -1 AND 2.5",
+		"SELECT * FROM t WHERE a = (1 + 2) * 3 AND f(x, CAST(y AS INT)) LIKE 'a%'": "a = (1 + 2) * 3 AND f(x, CAST(y AS INT)) LIKE 'a%'",
+	}
+	for sql, want := range cases {
+		s := mustParse(t, sql).(*Select)
+		if got := FormatExpr(s.Where); got != want {
+			t.Errorf("FormatExpr(%q) = %q, want %q", sql, got, want)
+		}
+	}
+}
+
+func TestDeepNesting(t *testing.T) {
+	deep := "CREATE TABLE t (a " + strings.Repeat("ARRAY<", 600) + "INT" + strings.Repeat(">", 600) + ")"
+	if _, err := Parse(deep); err == nil || !strings.Contains(err.Error(), "too deep") {
+		t.Errorf("deep type: %v", err)
+	}
+	ok := "CREATE TABLE t (a " + strings.Repeat("ARRAY<", 100) + "INT" + strings.Repeat(">", 100) + ")"
+	if _, err := Parse(ok); err != nil {
+		t.Errorf("100-deep type: %v", err)
+	}
+	if _, err := Parse("CALL sys.p(" + strings.Repeat("ARRAY[", 600) + strings.Repeat("]", 600) + ")"); err == nil {
+		t.Error("deep expression accepted")
+	}
+}
