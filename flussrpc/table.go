@@ -59,8 +59,3 @@ func (t *Table) Schema(ctx context.Context, id int32) (schema.Schema, error) {
 	t.mu.Unlock()
 	return info.Schema, nil
 }
-
-// physical returns the physical path of a partition of the table.
-func (t *Table) physical(partition string) PhysicalPath {
-	return PhysicalPath{TablePath: t.info.Path, Partition: partition}
-}
