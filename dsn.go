@@ -1,0 +1,481 @@
+package fluss
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults of a Config, as NewConfig sets them.
+const (
+	DefaultDatabase       = "fluss"
+	DefaultCatalog        = "fluss_catalog"
+	DefaultPort           = 9123
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultRequestTimeout = 30 * time.Second
+)
+
+// Config is a parsed DSN. Build one with NewConfig or ParseDSN; FormatDSN
+// turns it back into a DSN.
+//
+//	fluss://[user:password@]host:port[,host:port...]/[database]?key=value&...
+//
+// A user name (and password) in the DSN means SASL/PLAIN authentication.
+type Config struct {
+	// Addrs are the bootstrap servers, host:port each.
+	Addrs []string
+	// User and Password are the SASL/PLAIN credentials; empty User means
+	// no authentication. Password never appears in errors or String.
+	User     string
+	Password string
+	// Database is the current database of new connections (USE changes it
+	// per connection).
+	Database string
+	// Catalog is the catalog name that three-part names such as
+	// fluss_catalog.db.t may carry (key "catalog").
+	Catalog string
+	// Location is the zone for TIMESTAMP_LTZ values and timestamp text
+	// (key "loc", an IANA name; default UTC).
+	Location *time.Location
+	// TxMode is "batch" (BeginTx opens a non-atomic write batch) or
+	// "reject" (BeginTx fails). Key "tx".
+	TxMode string
+	// LenientDDL accepts MySQL-flavoured DDL types (key "ddl=lenient").
+	LenientDDL bool
+	// MultiStatements lets one Exec run several ';'-separated statements.
+	MultiStatements bool
+	// ConnectTimeout bounds dialing and the handshake of one connection.
+	ConnectTimeout time.Duration
+	// RequestTimeout bounds calls whose context has no deadline.
+	RequestTimeout time.Duration
+	// ClientID is reported to the servers (key "client_id").
+	ClientID string
+	// Options holds Fluss option keys given in the DSN: client.* keys
+	// configure the native client, scan.*, lookup.*, sink.* and fluss.*
+	// keys are session defaults that SET and hints override.
+	Options map[string]string
+}
+
+// NewConfig returns a Config with every default set and no address.
+func NewConfig() *Config {
+	return &Config{
+		Database:       DefaultDatabase,
+		Catalog:        DefaultCatalog,
+		Location:       time.UTC,
+		TxMode:         "batch",
+		ConnectTimeout: DefaultConnectTimeout,
+		RequestTimeout: DefaultRequestTimeout,
+		Options:        map[string]string{},
+	}
+}
+
+// Clone returns a deep copy.
+func (c *Config) Clone() *Config {
+	out := *c
+	out.Addrs = append([]string(nil), c.Addrs...)
+	out.Options = make(map[string]string, len(c.Options))
+	for k, v := range c.Options {
+		out.Options[k] = v
+	}
+	return &out
+}
+
+// DSNError is a malformed DSN. Its message never contains the password.
+type DSNError struct {
+	DSN string // the DSN with the password replaced by "xxxxx"
+	Msg string
+}
+
+// Error renders the problem and the redacted DSN.
+func (e *DSNError) Error() string {
+	return fmt.Sprintf("fluss: invalid DSN %q: %s", e.DSN, e.Msg)
+}
+
+// driverKeys are the DSN keys of the driver itself, with what they set.
+var driverKeys = map[string]func(*Config, string) error{
+	"catalog":          func(c *Config, v string) error { c.Catalog = v; return nonEmpty(v) },
+	"loc":              setLocation,
+	"tx":               setTxMode,
+	"ddl":              setDDL,
+	"multi_statements": func(c *Config, v string) error { return setBool(&c.MultiStatements, v) },
+	"connect_timeout":  func(c *Config, v string) error { return setDuration(&c.ConnectTimeout, v) },
+	"request_timeout":  func(c *Config, v string) error { return setDuration(&c.RequestTimeout, v) },
+	"client_id":        func(c *Config, v string) error { c.ClientID = v; return nil },
+}
+
+// optionKeys are the Fluss option keys accepted in a DSN. Keys of the
+// scan.*, lookup.* and sink.* families follow Flink's connector options;
+// fluss.* keys are the driver's own (dialect.md §2.5).
+var optionKeys = []string{
+	"client.writer.acks",
+	"client.writer.batch-size",
+	"client.writer.batch-timeout",
+	"client.writer.buffer.memory-size",
+	"client.writer.bucket.no-key-assigner",
+	"client.writer.dynamic-create-partition.enabled",
+	"client.writer.enable-idempotence",
+	"client.writer.max-inflight-requests-per-bucket",
+	"client.writer.request-max-size",
+	"client.writer.retries",
+	"client.request-timeout",
+	"client.scanner.log.fetch.max-bytes",
+	"client.scanner.log.fetch.max-bytes-for-bucket",
+	"client.scanner.log.fetch.min-bytes",
+	"client.scanner.log.fetch.wait-max-time",
+	"client.scanner.log.max-poll-records",
+	"client.lookup.batch-size",
+	"client.lookup.max-inflight-requests",
+	"client.lookup.max-retries",
+	"fluss.client-filter",
+	"fluss.complex-types",
+	"fluss.exact-rows-affected",
+	"fluss.merge-mode",
+	"fluss.scan.bounded",
+	"fluss.scan.max-rows",
+	"fluss.scan.poll-timeout",
+	"fluss.write.sync",
+	"lookup.insert-if-not-exists",
+	"scan.startup.mode",
+	"scan.startup.timestamp",
+	"sink.ignore-delete",
+}
+
+// KnownKeys lists every key a DSN may carry, sorted.
+func KnownKeys() []string {
+	keys := append([]string(nil), optionKeys...)
+	for k := range driverKeys {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func isOptionKey(k string) bool {
+	i := sort.SearchStrings(sortedOptionKeys, k)
+	return i < len(sortedOptionKeys) && sortedOptionKeys[i] == k
+}
+
+var sortedOptionKeys = func() []string {
+	s := append([]string(nil), optionKeys...)
+	sort.Strings(s)
+	return s
+}()
+
+// ParseDSN parses a DSN of the form
+// fluss://[user:password@]host:port[,host:port...]/[database]?key=value&...
+// A host without a port gets DefaultPort.
+func ParseDSN(dsn string) (*Config, error) {
+	cfg := NewConfig()
+	fail := func(format string, args ...any) (*Config, error) {
+		return nil, &DSNError{DSN: redactDSN(dsn), Msg: scrubSecret(dsn, fmt.Sprintf(format, args...))}
+	}
+	rest, ok := strings.CutPrefix(dsn, "fluss://")
+	if !ok {
+		return fail("it must start with fluss://")
+	}
+	rest, query, _ := strings.Cut(rest, "?")
+	// Userinfo ends at the last '@' before the path: passwords may hold '@'
+	// only percent-encoded, but be lenient about the host part.
+	hostPart, path, _ := strings.Cut(rest, "/")
+	if at := strings.LastIndex(hostPart, "@"); at >= 0 {
+		if err := cfg.parseUserinfo(hostPart[:at]); err != nil {
+			return fail("%v", err)
+		}
+		hostPart = hostPart[at+1:]
+	}
+	addrs, err := parseHosts(hostPart)
+	if err != nil {
+		return fail("%v", err)
+	}
+	cfg.Addrs = addrs
+	if path != "" {
+		db, err := url.PathUnescape(path)
+		if err != nil || strings.Contains(db, "/") {
+			return fail("the path must be a single database name, got %q", path)
+		}
+		cfg.Database = db
+	}
+	if err := cfg.parseQuery(query); err != nil {
+		return fail("%v", err)
+	}
+	return cfg, nil
+}
+
+func (c *Config) parseUserinfo(info string) error {
+	user, pass, hasPass := strings.Cut(info, ":")
+	var err error
+	if c.User, err = url.PathUnescape(user); err != nil {
+		return errors.New("the user name is not valid percent-encoding")
+	}
+	if c.Password, err = url.PathUnescape(pass); err != nil {
+		return errors.New("the password is not valid percent-encoding")
+	}
+	if c.User == "" {
+		return errors.New("a user name is required before '@'")
+	}
+	if !hasPass || c.Password == "" {
+		return errors.New("SASL/PLAIN needs a password (user:password@)")
+	}
+	return nil
+}
+
+// parseHosts splits the host list itself: net/url does not promise to
+// accept several hosts in one authority.
+func parseHosts(s string) ([]string, error) {
+	if s == "" {
+		return nil, errors.New("no host given")
+	}
+	var out []string
+	for _, h := range strings.Split(s, ",") {
+		host, port, err := net.SplitHostPort(h)
+		if err != nil {
+			if strings.Contains(h, ":") && !strings.HasPrefix(h, "[") {
+				return nil, fmt.Errorf("bad host:port %q", h)
+			}
+			host, port = strings.Trim(h, "[]"), strconv.Itoa(DefaultPort)
+		}
+		if !validHost(host) {
+			return nil, fmt.Errorf("bad or empty host in %q", h)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("bad port in %q", h)
+		}
+		out = append(out, net.JoinHostPort(host, port))
+	}
+	return out, nil
+}
+
+// validHost accepts a DNS name or an IP address.
+func validHost(h string) bool {
+	if h == "" {
+		return false
+	}
+	if net.ParseIP(h) != nil {
+		return true
+	}
+	for _, r := range h {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *Config) parseQuery(query string) error {
+	if query == "" {
+		return nil
+	}
+	values, err := url.ParseQuery(query)
+	if err != nil {
+		return fmt.Errorf("bad query string: %v", err)
+	}
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		vs := values[k]
+		if len(vs) != 1 {
+			return fmt.Errorf("key %q is given %d times", k, len(vs))
+		}
+		if err := c.setKey(k, vs[0]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Config) setKey(k, v string) error {
+	if set, ok := driverKeys[k]; ok {
+		if err := set(c, v); err != nil {
+			return fmt.Errorf("%s=%q: %v", k, v, err)
+		}
+		return nil
+	}
+	if isOptionKey(k) {
+		c.Options[k] = v
+		return nil
+	}
+	if strings.HasPrefix(k, "client.security.") {
+		return fmt.Errorf("unknown key %q: give SASL credentials as user:password@ in the DSN", k)
+	}
+	return fmt.Errorf("unknown key %q; known keys: %s", k, strings.Join(KnownKeys(), ", "))
+}
+
+func nonEmpty(v string) error {
+	if v == "" {
+		return errors.New("must not be empty")
+	}
+	return nil
+}
+
+func setLocation(c *Config, v string) error {
+	loc, err := time.LoadLocation(v)
+	if err != nil {
+		return fmt.Errorf("unknown time zone")
+	}
+	c.Location = loc
+	return nil
+}
+
+func setTxMode(c *Config, v string) error {
+	if v != "batch" && v != "reject" {
+		return errors.New(`want "batch" or "reject"`)
+	}
+	c.TxMode = v
+	return nil
+}
+
+func setDDL(c *Config, v string) error {
+	switch v {
+	case "strict":
+		c.LenientDDL = false
+	case "lenient":
+		c.LenientDDL = true
+	default:
+		return errors.New(`want "strict" or "lenient"`)
+	}
+	return nil
+}
+
+func setBool(dst *bool, v string) error {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	*dst = b
+	return nil
+}
+
+func setDuration(dst *time.Duration, v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return errors.New("want a non-negative duration such as 5s")
+	}
+	*dst = d
+	return nil
+}
+
+// FormatDSN renders the Config as a DSN that ParseDSN reads back to an
+// equal Config. Keys at their default value are left out.
+func (c *Config) FormatDSN() string {
+	return c.format(c.Password)
+}
+
+// Redacted is FormatDSN with the password replaced by "xxxxx"; use it for
+// logs and messages.
+func (c *Config) Redacted() string {
+	if c.Password == "" {
+		return c.format("")
+	}
+	return c.format("xxxxx")
+}
+
+// String is Redacted, so that printing a Config never shows the password.
+func (c *Config) String() string { return c.Redacted() }
+
+func (c *Config) format(password string) string {
+	var b strings.Builder
+	b.WriteString("fluss://")
+	if c.User != "" {
+		b.WriteString(url.PathEscape(c.User))
+		b.WriteString(":")
+		b.WriteString(url.PathEscape(password))
+		b.WriteString("@")
+	}
+	b.WriteString(strings.Join(c.Addrs, ","))
+	b.WriteString("/")
+	if c.Database != DefaultDatabase {
+		b.WriteString(url.PathEscape(c.Database))
+	}
+	if q := c.query().Encode(); q != "" {
+		b.WriteString("?" + q)
+	}
+	return b.String()
+}
+
+func (c *Config) query() url.Values {
+	q := url.Values{}
+	def := NewConfig()
+	if c.Catalog != def.Catalog {
+		q.Set("catalog", c.Catalog)
+	}
+	if c.Location != nil && c.Location.String() != time.UTC.String() {
+		q.Set("loc", c.Location.String())
+	}
+	if c.TxMode != def.TxMode {
+		q.Set("tx", c.TxMode)
+	}
+	if c.LenientDDL {
+		q.Set("ddl", "lenient")
+	}
+	if c.MultiStatements {
+		q.Set("multi_statements", "true")
+	}
+	if c.ConnectTimeout != def.ConnectTimeout {
+		q.Set("connect_timeout", c.ConnectTimeout.String())
+	}
+	if c.RequestTimeout != def.RequestTimeout {
+		q.Set("request_timeout", c.RequestTimeout.String())
+	}
+	if c.ClientID != "" {
+		q.Set("client_id", c.ClientID)
+	}
+	for k, v := range c.Options {
+		q.Set(k, v)
+	}
+	return q
+}
+
+// dsnSecret locates what may be the password in a raw DSN that may not
+// even parse: everything between the first ':' after the scheme and the
+// LAST '@'. A password may hold '/', '?' or '@', and hiding too much (an
+// '@' in a query value) is harmless where hiding too little would not be.
+func dsnSecret(dsn string) (start, end int, ok bool) {
+	base := 0
+	if i := strings.Index(dsn, "//"); i >= 0 {
+		base = i + 2
+	}
+	rest := dsn[base:]
+	at := strings.LastIndex(rest, "@")
+	colon := strings.Index(rest, ":")
+	if at < 0 || colon < 0 || colon+1 >= at {
+		return 0, 0, false
+	}
+	return base + colon + 1, base + at, true
+}
+
+// redactDSN replaces the possible password of a raw DSN with "xxxxx".
+func redactDSN(dsn string) string {
+	if s, e, ok := dsnSecret(dsn); ok {
+		return dsn[:s] + "xxxxx" + dsn[e:]
+	}
+	return dsn
+}
+
+// scrubSecret removes the possible password of dsn from a message that may
+// quote parts of the DSN (an unknown key, a bad value), raw or %q-escaped.
+func scrubSecret(dsn, msg string) string {
+	s, e, ok := dsnSecret(dsn)
+	if !ok {
+		return msg
+	}
+	// An unescaped '/', '?', '&' or '=' in a password makes the parser cut
+	// it apart and quote pieces of it; hide every piece, and the whole.
+	pieces := strings.FieldsFunc(dsn[s:e], func(r rune) bool { return strings.ContainsRune("/?&=,@", r) })
+	for _, p := range append(pieces, dsn[s:e]) {
+		if len(p) < 3 {
+			continue
+		}
+		quoted := strconv.Quote(p)
+		msg = strings.ReplaceAll(msg, quoted[1:len(quoted)-1], "xxxxx")
+		msg = strings.ReplaceAll(msg, p, "xxxxx")
+	}
+	return msg
+}
