@@ -12,6 +12,10 @@ require (
 
 require (
 	github.com/goccy/go-json v0.12.0 // indirect
+	github.com/klauspost/compress v1.20.3 // indirect
+	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
+	github.com/pierrec/lz4/v4 v4.1.33 // indirect
+	github.com/zeebo/xxh3 v1.1.0 // indirect
 	github.com/google/flatbuffers v25.12.19+incompatible // indirect
 	golang.org/x/exp v0.0.0-20260112195511-716be5621a96 // indirect
 	golang.org/x/sys v0.49.0 // indirect
