@@ -1,0 +1,34 @@
+// Package planner turns parsed statements of the fluss SQL dialect into
+// plans: pure data values that say exactly which native Fluss calls the
+// driver makes (admin calls, appends, upserts, deletes, lookups, prefix
+// lookups, limit scans, bounded log and changelog scans).
+//
+// Fluss runs no SQL on its servers, so every statement is checked here
+// against the table's metadata, which the planner reads through the small
+// Catalog interface (the driver backs it with a cached GetTableInfo; tests
+// use an in-memory fake). A statement that cannot be served by native
+// calls is rejected with an *Error whose message starts with "fluss:",
+// names the offending clause and says what would work instead.
+//
+// Plans hold no closures and do no I/O. Values inside a plan are either
+// literals already converted to the target column's type or references to
+// statement parameters (with the type the argument must be converted to);
+// the executor binds the arguments and runs the plan. Every query plan
+// lists its output columns with their Fluss types.
+//
+// Build is the entry point:
+//
+//	st, _ := parser.Parse("SELECT * FROM orders WHERE order_id = ?")
+//	pl, err := planner.Build(ctx, st, catalog, &planner.Session{Database: "shop"})
+//	// pl is a *planner.Lookup; pl.(planner.QueryPlan).OutputColumns()
+//	// gives the result columns, and EXPLAIN prints pl.String().
+//
+// A plan depends on the session's current database and options and on
+// the table's schema id (Table.SchemaID): a cached plan must be rebuilt
+// after USE, SET/RESET or a schema change.
+//
+// The SELECT planner follows the dialect's P1–P9 order: point lookup by
+// the full primary key, prefix lookup by the bucket key, COUNT(*), LIMIT
+// scan, bounded log scan, primary-key table scan, $changelog/$binlog scan,
+// and client-side filtering only when 'fluss.client-filter' is enabled.
+package planner

@@ -1,0 +1,378 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/parser"
+)
+
+// Build plans one parsed statement. cat supplies the metadata of existing
+// tables (it may be nil for statements that need none); sess is the
+// connection state (nil means all defaults). Rejections are *Error; errors
+// from cat are returned unchanged.
+func Build(ctx context.Context, stmt parser.Statement, cat Catalog, sess *Session) (Plan, error) {
+	if stmt == nil {
+		return nil, errf("statement", "empty statement")
+	}
+	p := &planCtx{ctx: ctx, cat: cat, sess: sess}
+	pl, err := p.statement(stmt)
+	if err != nil {
+		return nil, err
+	}
+	return pl, nil
+}
+
+type planCtx struct {
+	ctx    context.Context
+	cat    Catalog
+	sess   *Session
+	params []Param
+}
+
+func (p *planCtx) statement(stmt parser.Statement) (Plan, error) {
+	switch s := stmt.(type) {
+	case *parser.CreateDatabase:
+		return p.createDatabase(s)
+	case *parser.DropDatabase:
+		return p.dropDatabase(s)
+	case *parser.AlterDatabase:
+		return p.alterDatabase(s)
+	case *parser.CreateCatalog:
+		return p.createCatalog(s)
+	case *parser.UseCatalog:
+		if s.Name != p.sess.catalog() {
+			return nil, errf("USE CATALOG", "catalog %q is not this connection's catalog (%q); set the DSN option catalog=%s to use that name", s.Name, p.sess.catalog(), s.Name)
+		}
+		return &UseCatalog{Catalog: s.Name}, nil
+	case *parser.Use:
+		if err := p.checkCatalog(s.Database.Catalog, "USE"); err != nil {
+			return nil, err
+		}
+		return &Use{Database: s.Database.Name}, nil
+	case *parser.CreateTable:
+		return p.createTable(s)
+	case *parser.DropTable:
+		return p.dropTable(s)
+	case *parser.AlterTable:
+		return p.alterTable(s)
+	case *parser.Show:
+		return p.show(s)
+	case *parser.Describe:
+		return p.describe(s)
+	case *parser.Explain:
+		inner, err := p.statement(s.Statement)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := inner.(*Explain); ok {
+			return nil, errf("EXPLAIN", "EXPLAIN cannot be nested")
+		}
+		return &Explain{Inner: inner, Output: []Column{{"plan", schema.String().NotNull()}}}, nil
+	case *parser.Set:
+		return p.set(s)
+	case *parser.MySQLSet:
+		return &NoOp{Statement: "SET " + s.Variable, Reason: "MySQL session setting accepted for client compatibility; it has no effect"}, nil
+	case *parser.Reset:
+		if s.Key != "" {
+			if err := checkSessionKey(s.Key, "RESET"); err != nil {
+				return nil, err
+			}
+		}
+		return &ResetOption{Key: s.Key}, nil
+	case *parser.Call:
+		return p.call(s)
+	case *parser.Flush:
+		if s.Table == nil {
+			return &Flush{}, nil
+		}
+		path, err := p.path(*s.Table, "FLUSH")
+		if err != nil {
+			return nil, err
+		}
+		return &Flush{Table: &path}, nil
+	case *parser.Transaction:
+		if len(s.Characteristics) > 0 {
+			return nil, errf("START TRANSACTION", "transactions are not supported; only a non-atomic write batch (tx=batch) is available, without %s", strings.Join(s.Characteristics, ", "))
+		}
+		return &Transaction{Kind: TxKind(s.Kind)}, nil
+	case *parser.StatementSet:
+		b := &Batch{}
+		for _, inner := range s.Statements {
+			if _, ok := inner.(*parser.Insert); !ok {
+				return nil, errf("STATEMENT SET", "EXECUTE STATEMENT SET may only contain INSERT statements")
+			}
+			ip, err := p.statement(inner)
+			if err != nil {
+				return nil, err
+			}
+			b.Plans = append(b.Plans, ip)
+		}
+		return b, nil
+	case *parser.Unsupported:
+		return nil, unsupportedError(s)
+	case *parser.Select:
+		return p.selectStmt(s)
+	case *parser.Union:
+		return nil, engineError(s.Type)
+	case *parser.Insert:
+		return p.insert(s)
+	case *parser.Update:
+		return p.update(s)
+	case *parser.Delete:
+		return p.delete(s)
+	}
+	return nil, errf("statement", "statement %T is not supported", stmt)
+}
+
+func unsupportedError(s *parser.Unsupported) *Error {
+	f := strings.ToUpper(s.Feature)
+	switch {
+	case f == "TRUNCATE":
+		return errf("TRUNCATE", "TRUNCATE is not supported by Fluss (drop and recreate the table, drop a partition, or DELETE by key)")
+	case f == "RENAME TABLE":
+		return errf("RENAME", "renaming tables is not supported by Fluss (create a new table and copy the rows)")
+	}
+	msg := strings.TrimPrefix(s.Msg, "fluss: ")
+	if msg == "" {
+		msg = s.Feature + " is not supported by the fluss driver"
+	}
+	return errf(s.Feature, "%s", msg)
+}
+
+// engineError is the rejection of query-engine features.
+func engineError(feature string) *Error {
+	clause := strings.TrimPrefix(feature, "a ")
+	if strings.HasPrefix(feature, "aggregate ") {
+		clause = "SELECT"
+	}
+	return errf(clause, "%s is a query-engine feature; the fluss driver only plans single-table lookups and bounded scans. Use Flink SQL (lookup/delta joins) or compute in Go", feature)
+}
+
+// ---------------------------------------------------------------------------
+// Names
+
+func (p *planCtx) checkCatalog(cat, clause string) *Error {
+	if cat != "" && cat != p.sess.catalog() {
+		return errf(clause, "catalog %q is not this connection's catalog (%q)", cat, p.sess.catalog())
+	}
+	return nil
+}
+
+func (p *planCtx) path(n parser.TableName, clause string) (flussrpc.TablePath, error) {
+	if err := p.checkCatalog(n.Catalog, clause); err != nil {
+		return flussrpc.TablePath{}, err
+	}
+	db := n.Database
+	if db == "" {
+		db = p.sess.database()
+	}
+	return flussrpc.TablePath{Database: db, Table: n.Name}, nil
+}
+
+func (p *planCtx) dbName(n parser.DatabaseName, clause string) (string, error) {
+	if err := p.checkCatalog(n.Catalog, clause); err != nil {
+		return "", err
+	}
+	return n.Name, nil
+}
+
+// table resolves a table through the catalog.
+func (p *planCtx) table(n parser.TableName, clause string) (*flussrpc.TableInfo, error) {
+	path, err := p.path(n, clause)
+	if err != nil {
+		return nil, err
+	}
+	if p.cat == nil {
+		return nil, errf(clause, "no table metadata available for %s", path)
+	}
+	info, err := p.cat.TableInfo(p.ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if info == nil {
+		return nil, errf(clause, "table %s does not exist", path)
+	}
+	return info, nil
+}
+
+func tableOf(info *flussrpc.TableInfo) Table {
+	return Table{Path: info.Path, TableID: info.TableID, SchemaID: info.SchemaID}
+}
+
+// hintOptions collects OPTIONS hints; table hints win over statement hints.
+func hintOptions(stmt, table []parser.Hint) map[string]string {
+	var m map[string]string
+	for _, group := range [][]parser.Hint{stmt, table} {
+		for _, h := range group {
+			if h.Name != "OPTIONS" {
+				continue
+			}
+			for _, o := range h.Options {
+				if m == nil {
+					m = map[string]string{}
+				}
+				m[o.Key] = o.Value
+			}
+		}
+	}
+	return m
+}
+
+// ---------------------------------------------------------------------------
+// Session options
+
+var sessionPrefixes = []string{"scan.", "lookup.", "client.", "sink.", "fluss."}
+
+// ignoredPrefixes are Flink engine and SQL-client settings that Flink
+// scripts carry; they are accepted and have no effect.
+var ignoredPrefixes = []string{"sql-client.", "execution.", "pipeline.", "parallelism.", "table.exec.", "table.optimizer.", "table.local-time-zone", "table.dml-sync", "state.", "restart-strategy."}
+
+var flussKeys = map[string]bool{
+	"fluss.client-filter": true, "fluss.scan.max-rows": true, "fluss.scan.bounded": true, "fluss.scan.poll-timeout": true,
+	"fluss.write.sync": true, "fluss.merge-mode": true, "fluss.complex-types": true, "fluss.exact-rows-affected": true,
+	"fluss.scan.start-offsets": true,
+}
+
+func checkSessionKey(key, clause string) *Error {
+	if key == "execution.runtime-mode" {
+		return nil
+	}
+	if strings.HasPrefix(key, "fluss.") {
+		if !flussKeys[key] {
+			return errf(clause, "unknown driver option %q (driver options: fluss.client-filter, fluss.scan.max-rows, fluss.scan.bounded, fluss.scan.poll-timeout, fluss.scan.start-offsets, fluss.write.sync, fluss.merge-mode, fluss.complex-types, fluss.exact-rows-affected)", key)
+		}
+		return nil
+	}
+	for _, pre := range sessionPrefixes {
+		if strings.HasPrefix(key, pre) {
+			return nil
+		}
+	}
+	for _, pre := range ignoredPrefixes {
+		if strings.HasPrefix(key, pre) {
+			return nil
+		}
+	}
+	what := "session option"
+	if clause != "SET" && clause != "RESET" {
+		what = "option"
+	}
+	return errf(clause, "unknown %s %q; accepted keys are execution.runtime-mode and keys starting with scan., lookup., client., sink. or fluss. (Flink's sql-client.*, execution.*, pipeline.*, table.exec.* are accepted and ignored)", what, key)
+}
+
+func (p *planCtx) set(s *parser.Set) (Plan, error) {
+	if s.Key == "" {
+		return &ShowOptions{Output: []Column{{"key", schema.String().NotNull()}, {"value", schema.String().NotNull()}}}, nil
+	}
+	if err := checkSessionKey(s.Key, "SET"); err != nil {
+		return nil, err
+	}
+	switch s.Key {
+	case "execution.runtime-mode":
+		v := strings.ToLower(s.Value)
+		if v != "batch" && v != "streaming" {
+			return nil, errf("SET", "'execution.runtime-mode' must be 'batch' or 'streaming', got '%s'", s.Value)
+		}
+		return &SetOption{Key: s.Key, Value: v}, nil
+	case "fluss.client-filter", "fluss.scan.bounded", "fluss.write.sync", "fluss.exact-rows-affected":
+		if v := strings.ToLower(s.Value); v != "true" && v != "false" {
+			return nil, errf("SET", "'%s' must be 'true' or 'false', got '%s'", s.Key, s.Value)
+		}
+	case "fluss.scan.max-rows":
+		var n int64
+		if _, err := fmt.Sscan(s.Value, &n); err != nil || n <= 0 {
+			return nil, errf("SET", "'fluss.scan.max-rows' must be a positive integer, got '%s'", s.Value)
+		}
+	case "fluss.merge-mode":
+		if v := strings.ToLower(s.Value); v != "default" && v != "overwrite" {
+			return nil, errf("SET", "'fluss.merge-mode' must be 'default' or 'overwrite', got '%s'", s.Value)
+		}
+	case "fluss.complex-types":
+		if v := strings.ToLower(s.Value); v != "json" && v != "native" {
+			return nil, errf("SET", "'fluss.complex-types' must be 'json' or 'native', got '%s'", s.Value)
+		}
+	}
+	for _, pre := range ignoredPrefixes {
+		if strings.HasPrefix(s.Key, pre) {
+			return &NoOp{Statement: "SET '" + s.Key + "'", Reason: "Flink engine / SQL client setting; accepted and ignored"}, nil
+		}
+	}
+	return &SetOption{Key: s.Key, Value: s.Value}, nil
+}
+
+func (p *planCtx) createCatalog(s *parser.CreateCatalog) (Plan, error) {
+	for _, o := range s.Options {
+		if o.Key == "type" && !strings.EqualFold(o.Value, "fluss") {
+			return nil, errf("CREATE CATALOG", "catalog type '%s' is not supported; only 'type' = 'fluss' catalogs can be declared (and they map onto this connection)", o.Value)
+		}
+	}
+	return &NoOp{Statement: "CREATE CATALOG " + s.Name, Reason: "the connection is the catalog; accepted so Flink scripts run"}, nil
+}
+
+var procedures = map[string]bool{
+	"add_acl": true, "drop_acl": true, "list_acl": true, "get_cluster_configs": true, "set_cluster_configs": true,
+	"append_cluster_configs": true, "subtract_cluster_configs": true, "reset_cluster_configs": true,
+	"add_server_tag": true, "remove_server_tag": true, "rebalance": true, "list_rebalance": true,
+	"cancel_rebalance": true, "drop_kv_snapshot_lease": true,
+}
+
+func (p *planCtx) call(s *parser.Call) (Plan, error) {
+	parts := s.Procedure
+	if len(parts) == 3 {
+		if err := p.checkCatalog(parts[0], "CALL"); err != nil {
+			return nil, err
+		}
+		parts = parts[1:]
+	}
+	if len(parts) != 2 || parts[0] != "sys" || !procedures[strings.ToLower(parts[1])] {
+		return nil, errf("CALL", "unknown procedure %s; the catalog's procedures are sys.add_acl, sys.drop_acl, sys.list_acl, sys.get_cluster_configs, sys.set_cluster_configs, sys.append_cluster_configs, sys.subtract_cluster_configs, sys.reset_cluster_configs, sys.add_server_tag, sys.remove_server_tag, sys.rebalance, sys.list_rebalance, sys.cancel_rebalance and sys.drop_kv_snapshot_lease", strings.Join(s.Procedure, "."))
+	}
+	c := &Call{Procedure: "sys." + strings.ToLower(parts[1])}
+	for _, a := range s.Args {
+		v, err := p.constValue(a.Value, "CALL", a.Name)
+		if err != nil {
+			return nil, err
+		}
+		c.Args = append(c.Args, CallArg{Name: a.Name, Value: v})
+	}
+	c.Params = p.params
+	return c, nil
+}
+
+// constValue converts a procedure argument: a literal with its own type,
+// a parameter (STRING), or ARRAY[...] of strings.
+func (p *planCtx) constValue(e parser.Expr, clause, name string) (Value, *Error) {
+	switch x := e.(type) {
+	case *parser.Literal:
+		v, err := literal(x, literalType(x), p.sess.location())
+		if err != nil {
+			return Value{}, errf(clause, "%v", err)
+		}
+		return Value{Kind: ValueLiteral, Type: literalType(x), Literal: v}, nil
+	case *parser.Param:
+		return p.param(x, name, schema.String()), nil
+	case *parser.ArrayExpr:
+		t := schema.ArrayOf(schema.String())
+		v, err := literal(x, t, p.sess.location())
+		if err != nil {
+			return Value{}, errf(clause, "%v", err)
+		}
+		return Value{Kind: ValueLiteral, Type: t, Literal: v}, nil
+	case *parser.FuncCall:
+		if strings.EqualFold(x.Name, "array") {
+			return p.constValue(&parser.ArrayExpr{Elems: x.Args}, clause, name)
+		}
+	}
+	return Value{}, errf(clause, "argument %s must be a constant or a parameter", exprText(e))
+}
+
+// param records a parameter with its target type.
+func (p *planCtx) param(x *parser.Param, column string, t schema.DataType) Value {
+	pr := Param{Index: x.Index, Name: x.Name, Column: column, Type: t}
+	p.params = append(p.params, pr)
+	return Value{Kind: ValueParam, Type: t, Param: &pr}
+}

@@ -1,0 +1,108 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/parser"
+)
+
+// RenderCreateTable renders a stored table as Flink CREATE TABLE text
+// that plans back into the same descriptor: columns with types, NOT NULL
+// and comments; computed columns and watermarks from their custom
+// properties; the primary key (NOT ENFORCED); COMMENT; PARTITIONED BY;
+// and WITH holding bucket.num, a non-default bucket.key, every table.*
+// property and custom property, auto-increment.fields and fields.*.agg.
+// It is the text of SHOW CREATE TABLE.
+func RenderCreateTable(info *flussrpc.TableInfo) string {
+	return renderDef(info.Path, defFromDescriptor(&info.Descriptor))
+}
+
+func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+
+func renderDef(path flussrpc.TablePath, def *tableDef) string {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE " + quoteName(path.Database) + "." + quoteName(path.Table) + " (")
+	var items []string
+	for _, c := range def.cols {
+		if c.computed {
+			s := quoteName(c.name) + " AS " + c.expr
+			if c.comment != "" {
+				s += " COMMENT " + parser.QuoteString(c.comment)
+			}
+			items = append(items, s)
+			continue
+		}
+		s := quoteName(c.name) + " " + renderType(c.typ)
+		if c.comment != "" {
+			s += " COMMENT " + parser.QuoteString(c.comment)
+		}
+		items = append(items, s)
+	}
+	for _, w := range def.watermarks {
+		items = append(items, "WATERMARK FOR "+quoteName(w.column)+" AS "+w.expr)
+	}
+	if len(def.pk) > 0 {
+		items = append(items, "PRIMARY KEY ("+joinNames(def.pk)+") NOT ENFORCED")
+	}
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n  " + it)
+	}
+	b.WriteString("\n)")
+	if def.comment != "" {
+		b.WriteString("\nCOMMENT " + parser.QuoteString(def.comment))
+	}
+	if len(def.partitionBy) > 0 {
+		b.WriteString("\nPARTITIONED BY (" + joinNames(def.partitionBy) + ")")
+	}
+	if len(def.options) > 0 {
+		b.WriteString("\nWITH (")
+		for i, o := range def.options {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("\n  " + parser.QuoteString(o.key) + " = " + parser.QuoteString(o.value))
+		}
+		b.WriteString("\n)")
+	}
+	return b.String()
+}
+
+func joinNames(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quoteName(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// renderType renders a type in Fluss SQL, quoting ROW field names and
+// keeping field descriptions.
+func renderType(t schema.DataType) string {
+	var s string
+	switch t.Root {
+	case schema.RootArray:
+		s = "ARRAY<" + renderType(*t.Elem) + ">"
+	case schema.RootMap:
+		s = "MAP<" + renderType(*t.Key) + ", " + renderType(*t.Value) + ">"
+	case schema.RootRow:
+		parts := make([]string, len(t.Fields))
+		for i, f := range t.Fields {
+			parts[i] = quoteName(f.Name) + " " + renderType(f.Type)
+			if f.Description != "" {
+				parts[i] += " " + parser.QuoteString(f.Description)
+			}
+		}
+		s = "ROW<" + strings.Join(parts, ", ") + ">"
+	default:
+		return t.String()
+	}
+	if !t.Nullable {
+		s += " NOT NULL"
+	}
+	return s
+}

@@ -1,0 +1,86 @@
+-- ALTER TABLE, partitions, DROP TABLE (§1.6, §2.3).
+ALTER TABLE orders SET ('table.log.ttl' = '3d', 'scan.startup.mode' = 'latest')
+
+ALTER TABLE orders RESET ('table.log.ttl', 'my.key')
+
+ALTER TABLE orders SET TBLPROPERTIES ('table.datalake.enabled' = 'true')
+
+ALTER TABLE orders UNSET TBLPROPERTIES ('table.datalake.enabled')
+
+ALTER TABLE orders SET ('table.log.format' = 'INDEXED')
+
+ALTER TABLE orders SET ('bucket.num' = '10')
+
+ALTER TABLE orders SET ('auto-increment.fields' = 'amount')
+
+ALTER TABLE orders ADD note STRING COMMENT 'free text'
+
+ALTER TABLE orders ADD COLUMN tags ARRAY<STRING>
+
+ALTER TABLE orders ADD (c1 INT, c2 MAP<STRING, STRING>)
+
+ALTER TABLE orders ADD c3 INT NOT NULL
+
+ALTER TABLE orders ADD c4 INT FIRST
+
+ALTER TABLE orders ADD c5 INT AFTER status
+
+ALTER TABLE orders ADD __offset BIGINT
+
+ALTER TABLE orders ADD c6 VARCHAR(10)
+
+ALTER TABLE orders DROP status
+
+ALTER TABLE orders RENAME status TO state
+
+ALTER TABLE orders MODIFY status STRING COMMENT 'changed'
+
+ALTER TABLE orders DROP PRIMARY KEY
+
+ALTER TABLE orders RENAME TO orders2
+
+ALTER TABLE clicks MODIFY WATERMARK FOR ts AS ts - INTERVAL '1' SECOND
+
+ALTER TABLE clicks ADD WATERMARK FOR ts AS ts
+
+ALTER TABLE events ADD WATERMARK FOR ts AS ts - INTERVAL '2' SECOND
+
+ALTER TABLE clicks DROP WATERMARK
+
+ALTER TABLE events DROP WATERMARK
+
+ALTER TABLE sales ADD PARTITION (dt = '2024-01-01')
+
+ALTER TABLE sales ADD IF NOT EXISTS PARTITION (dt = '2024-01-02')
+
+ALTER TABLE sales DROP PARTITION (dt = '2024-01-01')
+
+ALTER TABLE sales DROP IF EXISTS PARTITION (dt = '2024-01-01')
+
+ALTER TABLE sales ADD PARTITION (region = 'eu')
+
+ALTER TABLE orders ADD PARTITION (dt = '2024-01-01')
+
+ALTER TABLE sales ADD PARTITION (dt = '2024 01 01')
+
+ALTER TABLE `orders$changelog` SET ('a' = 'b')
+
+DROP TABLE orders
+
+DROP TABLE IF EXISTS shop.orders, events
+
+DROP TEMPORARY TABLE t
+
+TRUNCATE TABLE orders
+
+RENAME TABLE orders TO orders2
+
+CREATE VIEW v AS SELECT * FROM orders
+
+CREATE MATERIALIZED TABLE mt FRESHNESS = INTERVAL '1' MINUTE AS SELECT * FROM orders
+
+DROP VIEW v
+
+ALTER MATERIALIZED TABLE mt SUSPEND
+
+DROP CATALOG c

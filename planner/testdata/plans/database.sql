@@ -1,0 +1,34 @@
+-- Databases (§2.3 "Databases").
+CREATE DATABASE shop
+
+CREATE DATABASE IF NOT EXISTS shop COMMENT 'the shop' WITH ('owner' = 'me')
+
+CREATE DATABASE `bad name`
+
+CREATE DATABASE __internal
+
+CREATE DATABASE `my-db`
+
+DROP DATABASE shop
+
+DROP DATABASE IF EXISTS shop CASCADE
+
+DROP DATABASE shop RESTRICT
+
+-- @db shop
+DROP DATABASE shop
+
+-- @reset
+ALTER DATABASE shop SET ('owner' = 'you')
+
+ALTER DATABASE shop RESET ('owner')
+
+ALTER DATABASE shop SET COMMENT 'new comment'
+
+SHOW DATABASES
+
+SHOW DATABASES LIKE 'sh%'
+
+DESCRIBE DATABASE shop
+
+DROP DATABASE fluss

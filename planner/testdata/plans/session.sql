@@ -1,0 +1,97 @@
+-- Session and catalog statements (§2.3 "Session and catalog").
+CREATE CATALOG fluss_catalog WITH ('type' = 'fluss', 'bootstrap.servers' = 'localhost:9123')
+
+CREATE CATALOG pg WITH ('type' = 'jdbc')
+
+USE CATALOG fluss_catalog
+
+USE CATALOG other_catalog
+
+USE my_db
+
+USE fluss_catalog.my_db
+
+USE other.my_db
+
+SET 'execution.runtime-mode' = 'batch'
+
+SET 'execution.runtime-mode' = 'micro-batch'
+
+SET 'sql-client.execution.result-mode' = 'tableau'
+
+SET 'scan.startup.mode' = 'earliest'
+
+SET 'client.writer.acks' = 'all'
+
+SET 'fluss.client-filter' = 'true'
+
+SET 'fluss.client-filter' = 'yes'
+
+SET 'fluss.scan.max-rows' = '-1'
+
+SET 'fluss.no-such-option' = '1'
+
+SET 'parallelism.default' = '4'
+
+SET 'my.custom.key' = 'x'
+
+SET
+
+RESET 'scan.startup.mode'
+
+RESET
+
+RESET 'bogus'
+
+SET NAMES utf8mb4
+
+SET autocommit = 1
+
+BEGIN
+
+COMMIT
+
+ROLLBACK
+
+START TRANSACTION READ ONLY
+
+FLUSH
+
+FLUSH TABLE orders
+
+CALL fluss_catalog.sys.get_cluster_configs(config_keys => ARRAY['kv.rocksdb.shared-rate-limiter.bytes-per-sec'])
+
+CALL sys.add_acl('cluster', 'READ', principal => 'User:Bob')
+
+CALL sys.no_such_proc()
+
+EXPLAIN SELECT * FROM orders WHERE order_id = 1
+
+EXPLAIN INSERT INTO events VALUES (1, 'a', 1.5, TIMESTAMP '2024-01-01 00:00:00')
+
+EXECUTE STATEMENT SET BEGIN INSERT INTO events (id) VALUES (1); INSERT INTO orders (order_id, status) VALUES (2, 'new'); END
+
+SELECT 1
+
+SELECT 1 AS one, 'x', 2.50, -7, TRUE, NULL
+
+SELECT VERSION()
+
+SELECT DATABASE(), CURRENT_CATALOG
+
+SELECT @@version
+
+SELECT @@sql_mode
+
+SELECT CAST(? AS BIGINT)
+
+SELECT ?
+
+SELECT NOW()
+
+-- @db analytics
+SELECT DATABASE()
+
+SET @@session.sql_mode = 'ANSI'
+
+SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED
