@@ -1,0 +1,199 @@
+package fluss
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"strings"
+
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/planner"
+	"github.com/gofluss/fluss/typeconv"
+)
+
+// Version is the driver's version, reported by SELECT VERSION().
+const Version = "0.1.0"
+
+// binder resolves the Values of a plan against the statement's arguments.
+type binder struct {
+	args []driver.NamedValue
+	cn   *conn
+}
+
+// value returns the codec value of v: the literal, the converted argument,
+// or a session value.
+func (b *binder) value(v planner.Value) (any, error) {
+	switch v.Kind {
+	case planner.ValueParam:
+		arg, err := b.arg(v.Param)
+		if err != nil {
+			return nil, err
+		}
+		out, err := typeconv.ToValue(v.Type, arg, b.cn.c.cfg.Location)
+		if err != nil {
+			return nil, typeconv.WithColumn(err, v.Param.Column)
+		}
+		return out, nil
+	case planner.ValueSession:
+		return b.session(v.Session)
+	}
+	return v.Literal, nil
+}
+
+func (b *binder) arg(p *planner.Param) (any, error) {
+	if p.Name != "" {
+		for _, a := range b.args {
+			if a.Name == p.Name {
+				return a.Value, nil
+			}
+		}
+	}
+	for _, a := range b.args {
+		if a.Name == "" && a.Ordinal == p.Index {
+			return a.Value, nil
+		}
+	}
+	if p.Name != "" {
+		return nil, fmt.Errorf("fluss: no argument for parameter :%s", p.Name)
+	}
+	return nil, fmt.Errorf("fluss: no argument for parameter %d (got %d arguments)", p.Index, len(b.args))
+}
+
+func (b *binder) session(name string) (any, error) {
+	switch name {
+	case "version":
+		return "fluss-go-sql " + Version, nil
+	case "database":
+		return b.cn.sess.Database, nil
+	case "catalog":
+		return b.cn.sess.Catalog, nil
+	case "user":
+		return b.cn.c.cfg.User, nil
+	}
+	return nil, fmt.Errorf("fluss: unknown session value %q", name)
+}
+
+// values resolves a list of Values.
+func (b *binder) values(vs []planner.Value) ([]any, error) {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		x, err := b.value(v)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+// outOptions are the conversion options of result values.
+func (c *conn) outOptions() typeconv.OutOptions {
+	native := strings.EqualFold(c.option("fluss.complex-types"), "native")
+	return typeconv.OutOptions{Location: c.c.cfg.Location, Native: native}
+}
+
+// option returns a session option, falling back to the DSN.
+func (c *conn) option(key string) string {
+	if v, ok := c.sess.Options[key]; ok {
+		return v
+	}
+	return c.sess.DSNOptions[key]
+}
+
+// execute runs one plan. Query plans return rows; the others return the
+// number of rows affected (acknowledged by the server).
+func (c *conn) execute(ctx context.Context, p planner.Plan, b *binder) (driver.Rows, int64, error) {
+	switch p := p.(type) {
+	case *planner.NoOp, *planner.UseCatalog:
+		return nil, 0, nil
+	case *planner.Use:
+		return nil, 0, c.use(ctx, p.Database)
+	case *planner.SetOption:
+		c.sess.Options[p.Key] = p.Value
+		c.sessVersion++
+		return nil, 0, nil
+	case *planner.ResetOption:
+		c.resetOption(p.Key)
+		return nil, 0, nil
+	case *planner.ShowOptions:
+		return c.showOptions(p), 0, nil
+	case *planner.Batch:
+		return c.executeBatch(ctx, p, b)
+	case *planner.Explain:
+		return c.explain(p), 0, nil
+	case *planner.Show:
+		rows, err := c.show(ctx, p, b)
+		return rows, 0, err
+	case *planner.Describe:
+		rows, err := c.describe(ctx, p)
+		return rows, 0, err
+	case *planner.Constant:
+		row, err := b.values(p.Row)
+		if err != nil {
+			return nil, 0, err
+		}
+		return newMemRows(p.Output, [][]any{row}, c.outOptions()), 0, nil
+	}
+	if done, err := c.executeDDL(ctx, p); done {
+		return nil, 0, err
+	}
+	return nil, 0, fmt.Errorf("fluss: %s statements are not executed by this version of the driver yet", planKind(p))
+}
+
+// planKind names a plan for messages, e.g. "LogScan".
+func planKind(p planner.Plan) string {
+	return strings.TrimPrefix(fmt.Sprintf("%T", p), "*planner.")
+}
+
+func (c *conn) use(ctx context.Context, db string) error {
+	ok, err := c.client.Admin().DatabaseExists(ctx, db)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return &flussrpc.Error{Code: flussrpc.CodeDatabaseNotExist, Message: fmt.Sprintf("database %q does not exist", db)}
+	}
+	c.sess.Database = db
+	c.sessVersion++
+	return nil
+}
+
+func (c *conn) resetOption(key string) {
+	if key == "" {
+		clear(c.sess.Options)
+	} else {
+		delete(c.sess.Options, key)
+	}
+	c.sessVersion++
+}
+
+func (c *conn) showOptions(p *planner.ShowOptions) driver.Rows {
+	var rows [][]any
+	for _, k := range sortedKeys(c.sess.Options) {
+		rows = append(rows, []any{k, c.sess.Options[k]})
+	}
+	return newMemRows(p.Output, rows, c.outOptions())
+}
+
+func (c *conn) executeBatch(ctx context.Context, p *planner.Batch, b *binder) (driver.Rows, int64, error) {
+	var total int64
+	for _, inner := range p.Plans {
+		rows, n, err := c.execute(ctx, inner, b)
+		if err != nil {
+			return nil, total, err
+		}
+		if rows != nil {
+			rows.Close()
+		}
+		total += n
+	}
+	return nil, total, nil
+}
+
+func (c *conn) explain(p *planner.Explain) driver.Rows {
+	var rows [][]any
+	for _, line := range strings.Split(strings.TrimRight(p.Inner.String(), "\n"), "\n") {
+		rows = append(rows, []any{line})
+	}
+	return newMemRows(p.Output, rows, c.outOptions())
+}
