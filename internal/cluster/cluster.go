@@ -115,8 +115,8 @@ func (c Config) startAll(ctx context.Context, lib string) error {
 	if err := c.start(servers[0], lib); err != nil {
 		return err
 	}
-	if err := waitPort(ctx, fmt.Sprintf("127.0.0.1:%d", c.zooKeeperPort()), 60*time.Second); err != nil {
-		return fmt.Errorf("cluster: ZooKeeper did not open its port: %w", err)
+	if err := c.waitZooKeeper(ctx, servers[0]); err != nil {
+		return err
 	}
 	for _, s := range servers[1:] {
 		if err := c.start(s, lib); err != nil {
@@ -124,6 +124,25 @@ func (c Config) startAll(ctx context.Context, lib string) error {
 		}
 	}
 	return c.waitReady(ctx, StartTimeout)
+}
+
+// waitZooKeeper waits for ZooKeeper's port, giving up at once when the
+// process has died (a bad JVM, a broken config) instead of after a minute.
+func (c Config) waitZooKeeper(ctx context.Context, zk server) error {
+	addr := fmt.Sprintf("127.0.0.1:%d", c.zooKeeperPort())
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if err := waitPort(ctx, addr, 0); err == nil {
+			return nil
+		}
+		if _, alive := c.pidOf(zk); !alive {
+			return fmt.Errorf("cluster: ZooKeeper exited during start-up (see %s)", c.LogFile(zk.name))
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("cluster: ZooKeeper did not open %s", addr)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 // stopAll stops tablet servers first, then the coordinator, then ZooKeeper:

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -157,5 +159,45 @@ func TestLifecycle(t *testing.T) {
 	}
 	if _, err := os.Stat(cfg.Dir); !os.IsNotExist(err) {
 		t.Errorf("cluster directory still exists after Down: %v", err)
+	}
+}
+
+// TestFailedStartShowsLogs: when a server dies during start-up, Up fails
+// quickly, names the server, includes the tail of its log and leaves no
+// process behind. A stand-in "java" that prints and exits plays the JVM.
+func TestFailedStartShowsLogs(t *testing.T) {
+	cfg := testConfig(t, 9320, false)
+	fake := filepath.Join(t.TempDir(), "java")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho 'Error: could not start the fake JVM'\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Java = fake
+	jars := filepath.Join(t.TempDir(), "jars")
+	cfg.JarCache = jars
+	lib := cfg.LibDir()
+	if err := os.MkdirAll(lib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"fluss-server-" + cfg.Version + ".jar", "slf4j-simple-1.7.36.jar"} {
+		if err := os.WriteFile(filepath.Join(lib, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	err := Up(context.Background(), cfg, io.Discard)
+	if err == nil {
+		Down(cfg)
+		t.Fatal("Up succeeded with a JVM that exits at once")
+	}
+	for _, want := range []string{"ZooKeeper exited", "---- zk", "could not start the fake JVM"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("failing took %s", d)
+	}
+	if _, err := os.Stat(cfg.Dir); !os.IsNotExist(err) {
+		t.Errorf("cluster directory left behind: %v", err)
 	}
 }
