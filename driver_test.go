@@ -197,6 +197,12 @@ func TestTableStatements(t *testing.T) {
 	if len(offsets) != 3 || offsets[0][0] != "us" || offsets[2][1] != "2" || offsets[2][2] != "0" {
 		t.Fatalf("SHOW OFFSETS = %v", offsets)
 	}
+	for _, q := range []string{"SHOW BUCKETS ", "SHOW TABLE STATS ", "SHOW KV SNAPSHOTS FROM "} {
+		got := queryStrings(t, db, q+name+".orders")
+		if len(got) != 6 || got[0][0] != "eu" || got[5][0] != "us" || got[5][1] != "2" {
+			t.Fatalf("%s = %v, want 3 buckets for each of 2 partitions", q, got)
+		}
+	}
 	mustExec(t, db, "ALTER TABLE "+name+".orders DROP PARTITION (region = 'eu')")
 	mustExec(t, db, "ALTER TABLE "+name+".events ADD note STRING COMMENT 'added'")
 	mustExec(t, db, "ALTER TABLE "+name+".events SET ('my.key' = 'v1')")

@@ -63,6 +63,8 @@ func (c *conn) showRows(ctx context.Context, p *planner.Show, b *binder) ([][]an
 		return append(rows, optionRows(info.Descriptor.CustomProperties, "custom")...), nil
 	case planner.ShowOffsets:
 		return c.showOffsets(ctx, p, b)
+	case planner.ShowBuckets, planner.ShowTableStats, planner.ShowKvSnapshots:
+		return c.showPerPartition(ctx, p)
 	case planner.ShowLakeSnapshot:
 		return c.showLakeSnapshot(ctx, p)
 	case planner.ShowServers:
@@ -175,12 +177,7 @@ func (c *conn) showOffsets(ctx context.Context, p *planner.Show, b *binder) ([][
 		if err != nil {
 			return nil, err
 		}
-		buckets := make([]int32, 0, len(offs))
-		for bk := range offs {
-			buckets = append(buckets, bk)
-		}
-		sort.Slice(buckets, func(i, j int) bool { return buckets[i] < buckets[j] })
-		for _, bk := range buckets {
+		for _, bk := range sortedBuckets(offs) {
 			rows = append(rows, []any{nilIfEmpty(part), bk, offs[bk]})
 		}
 	}
@@ -216,6 +213,72 @@ func nilIfEmpty(s string) any {
 		return nil
 	}
 	return s
+}
+
+// showPerPartition answers the SHOW forms that list each bucket of each
+// (pruned) partition: BUCKETS, TABLE STATS and KV SNAPSHOTS.
+func (c *conn) showPerPartition(ctx context.Context, p *planner.Show) ([][]any, error) {
+	parts, err := c.partitionsOf(ctx, p.Table.Path, p.Partition)
+	if err != nil {
+		return nil, err
+	}
+	adm := c.client.Admin()
+	var rows [][]any
+	for _, part := range parts {
+		name := nilIfEmpty(part)
+		switch p.Kind {
+		case planner.ShowBuckets:
+			buckets, err := adm.GetBuckets(ctx, p.Table.Path, part)
+			if err != nil {
+				return nil, err
+			}
+			for _, b := range buckets {
+				var leader any
+				if b.Leader >= 0 {
+					leader = b.Leader
+				}
+				replicas := make([]any, len(b.Replicas))
+				for i, r := range b.Replicas {
+					replicas[i] = r
+				}
+				rows = append(rows, []any{name, b.Bucket, leader, replicas})
+			}
+		case planner.ShowTableStats:
+			counts, err := adm.GetTableStats(ctx, p.Table.Path, part, nil)
+			if err != nil {
+				return nil, err
+			}
+			for _, b := range sortedBuckets(counts) {
+				rows = append(rows, []any{name, b, counts[b]})
+			}
+		case planner.ShowKvSnapshots:
+			snaps, err := adm.GetLatestKVSnapshots(ctx, p.Table.Path, part)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range snaps {
+				rows = append(rows, []any{name, s.Bucket, optInt64(s.SnapshotID), optInt64(s.LogOffset)})
+			}
+		}
+	}
+	return rows, nil
+}
+
+func sortedBuckets[V any](m map[int32]V) []int32 {
+	out := make([]int32, 0, len(m))
+	for b := range m {
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// optInt64 maps the "-1 = none" convention to NULL.
+func optInt64(v int64) any {
+	if v < 0 {
+		return nil
+	}
+	return v
 }
 
 func (c *conn) showLakeSnapshot(ctx context.Context, p *planner.Show) ([][]any, error) {

@@ -453,3 +453,39 @@ func TestListOffsetsAndLakeSnapshot(t *testing.T) {
 	_, err = adm.GetLatestLakeSnapshot(ctx, path)
 	wantCode(t, "GetLatestLakeSnapshot(no lake)", err, flussrpc.ErrLakeSnapshotNotExist)
 }
+
+func TestBucketsStatsAndSnapshots(t *testing.T) {
+	adm := newClient(t, flussrpc.Config{}).Admin()
+	ctx := testCtx(t)
+	db := newDatabase(t, adm)
+	path := flussrpc.TablePath{Database: db, Table: "pk"}
+	s, err := schema.NewSchema([]schema.Column{
+		schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.String()),
+	}, []string{"k"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := 2
+	if err := adm.CreateTable(ctx, path, schema.TableDescriptor{Schema: s, BucketCount: &two}, false); err != nil {
+		t.Fatal(err)
+	}
+	buckets, err := adm.GetBuckets(ctx, path, "")
+	if err != nil || len(buckets) != 2 {
+		t.Fatalf("GetBuckets = %+v, %v", buckets, err)
+	}
+	for i, b := range buckets {
+		if b.Bucket != int32(i) || b.Leader < 0 || len(b.Replicas) == 0 {
+			t.Errorf("bucket %d = %+v", i, b)
+		}
+	}
+	stats, err := adm.GetTableStats(ctx, path, "", nil)
+	if err != nil || len(stats) != 2 || stats[0] != 0 || stats[1] != 0 {
+		t.Fatalf("GetTableStats(empty) = %v, %v", stats, err)
+	}
+	snaps, err := adm.GetLatestKVSnapshots(ctx, path, "")
+	if err != nil || len(snaps) != 2 {
+		t.Fatalf("GetLatestKVSnapshots = %+v, %v", snaps, err)
+	}
+	_, err = adm.GetTableStats(ctx, flussrpc.TablePath{Database: db, Table: "missing"}, "", nil)
+	wantCode(t, "GetTableStats(missing)", err, flussrpc.ErrTableNotExist)
+}

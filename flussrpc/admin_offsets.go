@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 
 	"google.golang.org/protobuf/proto"
 
@@ -65,43 +64,9 @@ func (a *Admin) ListOffsets(ctx context.Context, path TablePath, partition strin
 			buckets = append(buckets, int32(b))
 		}
 	}
-	pp := PhysicalPath{TablePath: path, Partition: partition}
 	out := make(map[int32]int64, len(buckets))
-	todo := buckets
-	r := newRetrier()
-	for {
-		retry, err := a.listOffsetsOnce(ctx, pp, todo, spec, out)
-		if err != nil || len(retry) == 0 {
-			return out, err
-		}
-		a.c.meta.invalidate(pp)
-		if ok, err := r.again(ctx); !ok {
-			if err == nil {
-				err = fmt.Errorf("flussrpc: list offsets of %s: buckets %v still have stale routing", pp, retry)
-			}
-			return nil, err
-		}
-		todo = retry
-	}
-}
-
-// listOffsetsOnce asks each leader for its buckets and returns the buckets
-// whose answer said the routing was stale.
-func (a *Admin) listOffsetsOnce(ctx context.Context, pp PhysicalPath, buckets []int32, spec OffsetSpec, out map[int32]int64) ([]int32, error) {
-	byLeader := make(map[int32][]int32)
-	nodes := make(map[int32]ServerNode)
-	var r *route
-	for _, b := range buckets {
-		n, rt, err := a.c.leaderOf(ctx, pp, b)
-		if err != nil {
-			return nil, err
-		}
-		r = rt
-		byLeader[n.ID] = append(byLeader[n.ID], b)
-		nodes[n.ID] = n
-	}
-	var retry []int32
-	for id, bs := range byLeader {
+	pp := PhysicalPath{TablePath: path, Partition: partition}
+	err := a.c.perLeader(ctx, pp, buckets, func(n ServerNode, r *route, bs []int32) ([]int32, error) {
 		req := &pb.ListOffsetsRequest{
 			FollowerServerId: proto.Int32(-1),
 			OffsetType:       proto.Int32(spec.kind),
@@ -115,28 +80,27 @@ func (a *Admin) listOffsetsOnce(ctx context.Context, pp PhysicalPath, buckets []
 			req.StartTimestamp = proto.Int64(spec.timestamp)
 		}
 		var resp pb.ListOffsetsResponse
-		err := a.c.callNode(ctx, nodes[id], APIKeyListOffsets, req, &resp)
-		if IsInvalidMetadata(err) {
-			retry = append(retry, bs...)
-			continue
-		}
-		if err != nil {
+		if err := a.c.callNode(ctx, n, APIKeyListOffsets, req, &resp); err != nil {
 			return nil, err
 		}
+		var retry []int32
 		for _, br := range resp.GetBucketsResp() {
-			berr := ErrorFromCode(br.GetErrorCode(), br.GetErrorMessage())
+			stale, err := bucketOutcome(pp, br.GetBucketId(), br.GetErrorCode(), br.GetErrorMessage())
 			switch {
-			case IsInvalidMetadata(berr):
+			case stale:
 				retry = append(retry, br.GetBucketId())
-			case berr != nil:
-				return nil, fmt.Errorf("flussrpc: list offsets of %s bucket %d: %w", pp, br.GetBucketId(), berr)
+			case err != nil:
+				return nil, err
 			default:
 				out[br.GetBucketId()] = br.GetOffset()
 			}
 		}
+		return retry, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	sort.Slice(retry, func(i, j int) bool { return retry[i] < retry[j] })
-	return retry, nil
+	return out, nil
 }
 
 // LakeSnapshot is the latest snapshot tiered to the data lake, with the log

@@ -80,8 +80,9 @@ type clusterView struct {
 // route is the bucket layout of one physical path.
 type route struct {
 	tableID     int64
-	partitionID int64           // -1 for non-partitioned tables
-	leaders     map[int32]int32 // bucket -> leader node id; absent = no leader yet
+	partitionID int64             // -1 for non-partitioned tables
+	leaders     map[int32]int32   // bucket -> leader node id; absent = no leader yet
+	replicas    map[int32][]int32 // bucket -> replica node ids
 }
 
 // metadata caches the cluster view and the bucket routes of tables. Routes
@@ -144,8 +145,10 @@ func (m *metadata) storeRoutes(resp *pb.MetadataResponse) {
 }
 
 func newRoute(tableID, partitionID int64, buckets []*pb.PbBucketMetadata) *route {
-	r := &route{tableID: tableID, partitionID: partitionID, leaders: make(map[int32]int32, len(buckets))}
+	r := &route{tableID: tableID, partitionID: partitionID,
+		leaders: make(map[int32]int32, len(buckets)), replicas: make(map[int32][]int32, len(buckets))}
 	for _, b := range buckets {
+		r.replicas[b.GetBucketId()] = b.GetReplicaId()
 		if b.LeaderId != nil {
 			r.leaders[b.GetBucketId()] = b.GetLeaderId()
 		}
