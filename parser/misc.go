@@ -41,6 +41,12 @@ func (p *parser) show(meta Meta) Statement {
 		n := p.tableName()
 		s.Table = &n
 	}
+	fromDatabase := func() {
+		if p.acceptWords("FROM") || p.acceptWords("IN") {
+			d := p.databaseName()
+			s.Database = &d
+		}
+	}
 	switch {
 	case p.acceptWords("DATABASES"), p.acceptWords("SCHEMAS"):
 		s.Kind = ShowDatabases
@@ -48,10 +54,7 @@ func (p *parser) show(meta Meta) Statement {
 	case p.acceptWords("FULL", "TABLES"), p.acceptWords("TABLES"):
 		s.Kind = ShowTables
 		s.Full = strings.EqualFold(p.toks[1].Text, "FULL")
-		if p.acceptWords("FROM") || p.acceptWords("IN") {
-			d := p.databaseName()
-			s.Database = &d
-		}
+		fromDatabase()
 		s.Like = p.likePattern()
 	case p.acceptWords("PARTITIONS"):
 		s.Kind = ShowPartitions
@@ -117,10 +120,7 @@ func (p *parser) show(meta Meta) Statement {
 		s.Kind = ShowServers
 	case p.acceptWords("PROCEDURES"):
 		s.Kind = ShowProcedures
-		if p.acceptWords("FROM") || p.acceptWords("IN") {
-			d := p.databaseName()
-			s.Database = &d
-		}
+		fromDatabase()
 		s.Like = p.likePattern()
 	case p.acceptWords("CATALOGS"):
 		s.Kind = ShowCatalogs

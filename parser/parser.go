@@ -10,11 +10,7 @@ import (
 // several statements are an error (use ParseScript). Syntax errors are
 // returned as *Error.
 func Parse(sql string) (Statement, error) {
-	toks, err := Lex(sql)
-	if err != nil {
-		return nil, err
-	}
-	spans, err := splitTokens(toks)
+	toks, spans, err := lexSpans(sql)
 	if err != nil {
 		return nil, err
 	}
@@ -32,11 +28,7 @@ func Parse(sql string) (Statement, error) {
 // empty statements and parses each one. Positions in the returned
 // statements and in errors refer to the whole script.
 func ParseScript(script string) ([]Statement, error) {
-	toks, err := Lex(script)
-	if err != nil {
-		return nil, err
-	}
-	spans, err := splitTokens(toks)
+	_, spans, err := lexSpans(script)
 	if err != nil {
 		return nil, err
 	}
@@ -65,11 +57,7 @@ type Piece struct {
 // comments) are dropped. Flink's EXECUTE STATEMENT SET BEGIN ...; END block
 // is kept together as one piece.
 func Split(script string) ([]Piece, error) {
-	toks, err := Lex(script)
-	if err != nil {
-		return nil, err
-	}
-	spans, err := splitTokens(toks)
+	_, spans, err := lexSpans(script)
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +76,19 @@ func spanText(src string, sp span) string {
 		return ""
 	}
 	return src[sp[0].Pos.Offset:sp[len(sp)-2].End]
+}
+
+// lexSpans lexes src and cuts its tokens into statements.
+func lexSpans(src string) ([]Token, []span, error) {
+	toks, err := Lex(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	spans, err := splitTokens(toks)
+	if err != nil {
+		return nil, nil, err
+	}
+	return toks, spans, nil
 }
 
 // splitTokens cuts a token stream at ';' tokens.
@@ -476,11 +477,10 @@ func placeholders(toks []Token) (PlaceholderStyle, []Placeholder, error) {
 
 // parseSpan parses one statement's tokens.
 func parseSpan(src string, sp span) (st Statement, err error) {
-	style, params, err := placeholders(sp)
+	meta, err := spanMeta(src, sp)
 	if err != nil {
 		return nil, err
 	}
-	meta := Meta{Source: spanText(src, sp), Pos: sp[0].Pos, Style: style, Params: params}
 	p := &parser{src: src, toks: sp}
 	defer p.recoverError(&err)
 	st = p.statement(meta)
@@ -553,8 +553,15 @@ func unsupported(meta Meta, feature, msg string) *Unsupported {
 // subMeta builds the Meta of a nested statement that starts at token i.
 func (p *parser) subMeta(outer Meta) (Meta, span) {
 	sub := span(p.toks[p.i:])
-	style, params, _ := placeholders(sub)
-	return Meta{Source: spanText(p.src, sub), Pos: sub[0].Pos, Style: style, Params: params}, sub
+	meta, _ := spanMeta(p.src, sub)
+	return meta, sub
+}
+
+// spanMeta is the Meta of the statement made of the tokens sp; the error is
+// that of its placeholders.
+func spanMeta(src string, sp span) (Meta, error) {
+	style, params, err := placeholders(sp)
+	return Meta{Source: spanText(src, sp), Pos: sp[0].Pos, Style: style, Params: params}, err
 }
 
 // nested parses the rest of the tokens as a complete statement.

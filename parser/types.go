@@ -282,6 +282,21 @@ func (p *parser) intLiteral() int {
 	return n
 }
 
+// plainKeywords are the type keywords that take no parameters or children
+// and need no look-ahead.
+var plainKeywords = map[string]TypeKind{
+	"STRING":   TypeString,
+	"BOOLEAN":  TypeBoolean,
+	"BYTES":    TypeBytes,
+	"TINYINT":  TypeTinyInt,
+	"SMALLINT": TypeSmallInt,
+	"INT":      TypeInt,
+	"INTEGER":  TypeInt,
+	"BIGINT":   TypeBigInt,
+	"FLOAT":    TypeFloat,
+	"DATE":     TypeDate,
+}
+
 func (p *parser) parseTypeByKeyword() *DataType {
 	t := p.peek()
 	if t.Kind != TokWord {
@@ -298,24 +313,6 @@ func (p *parser) parseTypeByKeyword() *DataType {
 		}
 	}
 	switch kw {
-	case "STRING":
-		dt.Kind = TypeString
-	case "BOOLEAN":
-		dt.Kind = TypeBoolean
-	case "BYTES":
-		dt.Kind = TypeBytes
-	case "TINYINT":
-		dt.Kind = TypeTinyInt
-	case "SMALLINT":
-		dt.Kind = TypeSmallInt
-	case "INT", "INTEGER":
-		dt.Kind = TypeInt
-	case "BIGINT":
-		dt.Kind = TypeBigInt
-	case "FLOAT":
-		dt.Kind = TypeFloat
-	case "DATE":
-		dt.Kind = TypeDate
 	case "DOUBLE":
 		dt.Kind = TypeDouble
 		if p.peek().is("PRECISION") {
@@ -443,7 +440,11 @@ func (p *parser) parseTypeByKeyword() *DataType {
 		dt.Kind = TypeForeign
 		dt.ForeignName = "INTERVAL"
 	default:
-		return p.foreign(dt, kw)
+		k, ok := plainKeywords[kw]
+		if !ok {
+			return p.foreign(dt, kw)
+		}
+		dt.Kind = k
 	}
 	return dt
 }

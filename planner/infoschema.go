@@ -61,13 +61,8 @@ func isInfoSchema(s *parser.Select) (*parser.TableRef, bool) {
 }
 
 func (p *planCtx) infoSchema(s *parser.Select, ref *parser.TableRef) (Plan, error) {
-	switch {
-	case s.Distinct:
-		return nil, engineError("DISTINCT")
-	case len(s.GroupBy) > 0:
-		return nil, engineError("GROUP BY")
-	case s.Having != nil:
-		return nil, engineError("HAVING")
+	if err := engineClauses(s); err != nil {
+		return nil, err
 	}
 	if err := p.checkCatalog(ref.Name.Catalog, "FROM"); err != nil {
 		return nil, err

@@ -83,23 +83,37 @@ func joinNames(names []string) string {
 // renderType renders a type in Fluss SQL, quoting ROW field names and
 // keeping field descriptions.
 func renderType(t schema.DataType) string {
+	return nestedType(t, func(schema.DataType) (string, bool) { return "", false }, func(f schema.Field, typ string) string {
+		s := quoteName(f.Name) + " " + typ
+		if f.Description != "" {
+			s += " " + parser.QuoteString(f.Description)
+		}
+		return s
+	})
+}
+
+// nestedType renders t as ARRAY<...>, MAP<..., ...> or ROW<...> around its
+// rendered children, a ROW field with field given the field's rendered
+// type, and every other type with leaf or, when leaf returns false, as
+// t.String() (which already says NOT NULL).
+func nestedType(t schema.DataType, leaf func(schema.DataType) (string, bool), field func(f schema.Field, typ string) string) string {
 	var s string
 	switch t.Root {
 	case schema.RootArray:
-		s = "ARRAY<" + renderType(*t.Elem) + ">"
+		s = "ARRAY<" + nestedType(*t.Elem, leaf, field) + ">"
 	case schema.RootMap:
-		s = "MAP<" + renderType(*t.Key) + ", " + renderType(*t.Value) + ">"
+		s = "MAP<" + nestedType(*t.Key, leaf, field) + ", " + nestedType(*t.Value, leaf, field) + ">"
 	case schema.RootRow:
 		parts := make([]string, len(t.Fields))
 		for i, f := range t.Fields {
-			parts[i] = quoteName(f.Name) + " " + renderType(f.Type)
-			if f.Description != "" {
-				parts[i] += " " + parser.QuoteString(f.Description)
-			}
+			parts[i] = field(f, nestedType(f.Type, leaf, field))
 		}
 		s = "ROW<" + strings.Join(parts, ", ") + ">"
 	default:
-		return t.String()
+		var ok bool
+		if s, ok = leaf(t); !ok {
+			return t.String()
+		}
 	}
 	if !t.Nullable {
 		s += " NOT NULL"

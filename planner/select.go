@@ -23,17 +23,27 @@ var changelogMeta = []Column{
 	{ColCommitTimestamp, schema.TimestampLTZ(3).NotNull()},
 }
 
+// engineClauses rejects the clauses that only a query engine can run.
+func engineClauses(s *parser.Select) *Error {
+	switch {
+	case s.Distinct:
+		return engineError("DISTINCT")
+	case len(s.GroupBy) > 0:
+		return engineError("GROUP BY")
+	case s.Having != nil:
+		return engineError("HAVING")
+	}
+	return nil
+}
+
 func (p *planCtx) selectStmt(s *parser.Select) (Plan, error) {
 	if ref, ok := isInfoSchema(s); ok {
 		return p.infoSchema(s, ref)
 	}
+	if err := engineClauses(s); err != nil {
+		return nil, err
+	}
 	switch {
-	case s.Distinct:
-		return nil, engineError("DISTINCT")
-	case len(s.GroupBy) > 0:
-		return nil, engineError("GROUP BY")
-	case s.Having != nil:
-		return nil, engineError("HAVING")
 	case len(s.OrderBy) > 0:
 		return nil, errf("ORDER BY", "ORDER BY is not supported: Fluss returns rows in per-bucket log/key order (sort the rows in Go)")
 	case s.Lock != "":
@@ -406,18 +416,11 @@ func (q *query) basePlan() (Plan, error) {
 	if pk {
 		keyIdx := indexes(q.row, sc.PrimaryKey)
 		// P1: point lookup by the full primary key.
-		keys, used, missing, err := q.p.keyValues(cs, keyIdx, q.row, "WHERE")
+		keys, res, ok, err := q.keyLookup(cs, keyIdx)
 		if err != nil {
 			return nil, err
 		}
-		if len(missing) == 0 {
-			if _, _, err := q.startup(true); err != nil {
-				return nil, err
-			}
-			res, err := q.predicates(unused(cs, used))
-			if err != nil {
-				return nil, err
-			}
+		if ok {
 			var lo Options
 			if v, ok := q.hints["lookup.insert-if-not-exists"]; ok {
 				if strings.EqualFold(v, "true") && len(sc.AutoIncrementColumns) == 0 {
@@ -431,26 +434,17 @@ func (q *query) basePlan() (Plan, error) {
 		if isPrefixBucketKey(q.d) {
 			prefix := append(slices.Clone(q.d.PartitionKeys), q.d.BucketKeys...)
 			pidx := indexes(q.row, prefix)
-			q.p.params = q.p.params[:0]
 			if err := q.relimit(); err != nil {
 				return nil, err
 			}
-			prefixes, used, missing, err := q.p.keyValues(cs, pidx, q.row, "WHERE")
+			prefixes, res, ok, err := q.keyLookup(cs, pidx)
 			if err != nil {
 				return nil, err
 			}
-			if len(missing) == 0 {
-				if _, _, err := q.startup(true); err != nil {
-					return nil, err
-				}
-				res, err := q.predicates(unused(cs, used))
-				if err != nil {
-					return nil, err
-				}
+			if ok {
 				return &PrefixLookup{Table: tbl, PrefixColumns: prefix, Prefixes: prefixes, Residual: res, Projection: q.proj, Limit: q.limit, Offset: q.offset, Params: q.p.params, Output: q.output}, nil
 			}
 		}
-		q.p.params = q.p.params[:0]
 		if err := q.relimit(); err != nil {
 			return nil, err
 		}
@@ -513,10 +507,29 @@ func isPrefixBucketKey(d *schema.TableDescriptor) bool {
 	return len(bk) > 0 && len(bk) < len(phys) && slices.Equal(bk, phys[:len(bk)])
 }
 
-// relimit re-records the LIMIT parameters after the parameter list was reset.
+// relimit resets the parameter list, which a key match that did not serve
+// the query has filled, and re-records the LIMIT parameters.
 func (q *query) relimit() error {
+	q.p.params = q.p.params[:0]
 	q.limit, q.offset = nil, nil
 	return q.limits()
+}
+
+// keyLookup matches the WHERE conjuncts against the key columns at idx.
+// When every key column is bound, ok is set, the startup options have been
+// checked, and residual holds the predicates the keys leave over.
+func (q *query) keyLookup(cs []conj, idx []int) (keys [][]Value, residual []Predicate, ok bool, err error) {
+	keys, used, missing, err := q.p.keyValues(cs, idx, q.row, "WHERE")
+	if err != nil || len(missing) > 0 {
+		return nil, nil, false, err
+	}
+	if _, _, err := q.startup(true); err != nil {
+		return nil, nil, false, err
+	}
+	if residual, err = q.predicates(unused(cs, used)); err != nil {
+		return nil, nil, false, err
+	}
+	return keys, residual, true, nil
 }
 
 func (q *query) noStreaming(what string) *Error {

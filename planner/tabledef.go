@@ -359,31 +359,27 @@ func buildDescriptor(def *tableDef) (schema.TableDescriptor, *Error) {
 // flinkType renders a Fluss type the way Flink serializes logical types
 // in catalog properties (STRING is VARCHAR(2147483647), and so on).
 func flinkType(t schema.DataType) string {
-	var s string
-	switch t.Root {
-	case schema.RootString:
-		s = "VARCHAR(2147483647)"
-	case schema.RootBytes:
-		s = "VARBINARY(2147483647)"
-	case schema.RootTimestampLTZ:
-		s = fmt.Sprintf("TIMESTAMP(%d) WITH LOCAL TIME ZONE", t.Precision)
-	case schema.RootArray:
-		s = "ARRAY<" + flinkType(*t.Elem) + ">"
-	case schema.RootMap:
-		s = "MAP<" + flinkType(*t.Key) + ", " + flinkType(*t.Value) + ">"
-	case schema.RootRow:
-		parts := make([]string, len(t.Fields))
-		for i, f := range t.Fields {
-			parts[i] = "`" + strings.ReplaceAll(f.Name, "`", "``") + "` " + flinkType(f.Type)
+	return nestedType(t, func(t schema.DataType) (string, bool) {
+		switch t.Root {
+		case schema.RootString:
+			return "VARCHAR(2147483647)", true
+		case schema.RootBytes:
+			return "VARBINARY(2147483647)", true
+		case schema.RootTimestampLTZ:
+			return fmt.Sprintf("TIMESTAMP(%d) WITH LOCAL TIME ZONE", t.Precision), true
 		}
-		s = "ROW<" + strings.Join(parts, ", ") + ">"
-	default:
-		return t.String()
+		return "", false
+	}, func(f schema.Field, typ string) string { return quoteName(f.Name) + " " + typ })
+}
+
+// splitIndexed splits a property key suffix "<i>.<field>".
+func splitIndexed(s string) (i int, field string, ok bool) {
+	parts := strings.SplitN(s, ".", 2)
+	i, err := strconv.Atoi(parts[0])
+	if err != nil || len(parts) < 2 {
+		return 0, "", false
 	}
-	if !t.Nullable {
-		s += " NOT NULL"
-	}
-	return s
+	return i, parts[1], true
 }
 
 // defFromDescriptor rebuilds the Flink DDL view of a stored table.
@@ -398,13 +394,12 @@ func defFromDescriptor(d *schema.TableDescriptor) *tableDef {
 		}
 		rest := strings.TrimPrefix(k, "schema.")
 		if strings.HasPrefix(rest, "watermark.") {
-			parts := strings.SplitN(strings.TrimPrefix(rest, "watermark."), ".", 2)
-			i, err := strconv.Atoi(parts[0])
-			if err != nil || len(parts) < 2 {
+			i, field, ok := splitIndexed(strings.TrimPrefix(rest, "watermark."))
+			if !ok {
 				continue
 			}
 			w := wms[i]
-			switch parts[1] {
+			switch field {
 			case "rowtime":
 				w.column = v
 			case "strategy.expr":
@@ -415,14 +410,13 @@ func defFromDescriptor(d *schema.TableDescriptor) *tableDef {
 			wms[i] = w
 			continue
 		}
-		parts := strings.SplitN(rest, ".", 2)
-		i, err := strconv.Atoi(parts[0])
-		if err != nil || len(parts) < 2 {
+		i, field, ok := splitIndexed(rest)
+		if !ok {
 			continue
 		}
 		c := computed[i]
 		c.computed = true
-		switch parts[1] {
+		switch field {
 		case "name":
 			c.name = v
 		case "expr":

@@ -266,6 +266,14 @@ func allValues(list []parser.Expr) bool {
 func columnRefs(e parser.Expr, r *rowType, clause string) ([]int, *Error) {
 	var out []int
 	var walk func(parser.Expr) *Error
+	walkAll := func(es ...parser.Expr) *Error {
+		for _, e := range es {
+			if err := walk(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	walk = func(e parser.Expr) *Error {
 		switch x := e.(type) {
 		case nil:
@@ -281,65 +289,31 @@ func columnRefs(e parser.Expr, r *rowType, clause string) ([]int, *Error) {
 			if x.Subquery != nil {
 				return engineError("a subquery")
 			}
-			if err := walk(x.X); err != nil {
-				return err
-			}
-			for _, v := range x.List {
-				if err := walk(v); err != nil {
-					return err
-				}
-			}
+			return walkAll(append([]parser.Expr{x.X}, x.List...)...)
 		case *parser.AndExpr:
-			if err := walk(x.L); err != nil {
-				return err
-			}
-			return walk(x.R)
+			return walkAll(x.L, x.R)
 		case *parser.OrExpr:
-			if err := walk(x.L); err != nil {
-				return err
-			}
-			return walk(x.R)
+			return walkAll(x.L, x.R)
 		case *parser.NotExpr:
 			return walk(x.X)
 		case *parser.CompareExpr:
-			if err := walk(x.L); err != nil {
-				return err
-			}
-			return walk(x.R)
+			return walkAll(x.L, x.R)
 		case *parser.BetweenExpr:
-			for _, s := range []parser.Expr{x.X, x.From, x.To} {
-				if err := walk(s); err != nil {
-					return err
-				}
-			}
+			return walkAll(x.X, x.From, x.To)
 		case *parser.IsNullExpr:
 			return walk(x.X)
 		case *parser.IsBoolExpr:
 			return walk(x.X)
 		case *parser.LikeExpr:
-			if err := walk(x.X); err != nil {
-				return err
-			}
-			return walk(x.Pattern)
+			return walkAll(x.X, x.Pattern)
 		case *parser.BinaryExpr:
-			if err := walk(x.L); err != nil {
-				return err
-			}
-			return walk(x.R)
+			return walkAll(x.L, x.R)
 		case *parser.UnaryExpr:
 			return walk(x.X)
 		case *parser.TupleExpr:
-			for _, v := range x.Exprs {
-				if err := walk(v); err != nil {
-					return err
-				}
-			}
+			return walkAll(x.Exprs...)
 		case *parser.FuncCall:
-			for _, v := range x.Args {
-				if err := walk(v); err != nil {
-					return err
-				}
-			}
+			return walkAll(x.Args...)
 		case *parser.CastExpr:
 			return walk(x.X)
 		}

@@ -197,10 +197,16 @@ func valueText(v any) string {
 	case codec.Decimal:
 		s = x.String()
 	case *big.Int:
-		s = x.String()
+		s = x.String() // prints "<nil>" for a nil pointer
 	case *big.Rat:
+		if x == nil {
+			return "(*big.Rat)(nil)"
+		}
 		s = x.String()
 	case *big.Float:
+		if x == nil {
+			return "(*big.Float)(nil)"
+		}
 		s = x.Text('g', 20)
 	case codec.Date, codec.Time:
 		s = fmt.Sprint(x)

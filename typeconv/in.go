@@ -142,18 +142,8 @@ func unwrap(t schema.DataType, v any, path string) (any, error) {
 				return nil, nil
 			}
 			return v, nil
-		case *big.Int:
-			if x == nil {
-				return nil, nil
-			}
-			return v, nil
-		case *big.Rat:
-			if x == nil {
-				return nil, nil
-			}
-			return v, nil
-		case *big.Float:
-			if x == nil {
+		case *big.Int, *big.Rat, *big.Float:
+			if reflect.ValueOf(x).IsNil() {
 				return nil, nil
 			}
 			return v, nil
@@ -237,15 +227,17 @@ func (c *inConv) toInt(t schema.DataType, v any, path string, lo, hi int64) (int
 	fracErr := func() (int64, error) {
 		return 0, convErr(t, v, path, "not an integer", ErrFraction)
 	}
-	fromBig := func(b *big.Int) (int64, error) {
-		if !b.IsInt64() {
-			return rangeErr()
-		}
-		n := b.Int64()
+	inRange := func(n int64) (int64, error) {
 		if n < lo || n > hi {
 			return rangeErr()
 		}
 		return n, nil
+	}
+	fromBig := func(b *big.Int) (int64, error) {
+		if !b.IsInt64() {
+			return rangeErr()
+		}
+		return inRange(b.Int64())
 	}
 	fromDec := func(d decText) (int64, error) {
 		b, err := d.scaled(0, 19)
@@ -259,20 +251,11 @@ func (c *inConv) toInt(t schema.DataType, v any, path string, lo, hi int64) (int
 	}
 	switch x := v.(type) {
 	case int64:
-		if x < lo || x > hi {
-			return rangeErr()
-		}
-		return x, nil
+		return inRange(x)
 	case int:
-		if int64(x) < lo || int64(x) > hi {
-			return rangeErr()
-		}
-		return int64(x), nil
+		return inRange(int64(x))
 	case int32:
-		if int64(x) < lo || int64(x) > hi {
-			return rangeErr()
-		}
-		return int64(x), nil
+		return inRange(int64(x))
 	case bool:
 		return 0, convErr(t, v, path, "want an integer, not a bool", nil)
 	case *big.Int:
@@ -290,10 +273,10 @@ func (c *inConv) toInt(t schema.DataType, v any, path string, lo, hi int64) (int
 			return fracErr()
 		}
 		n, acc := x.Int64()
-		if acc != big.Exact || n < lo || n > hi {
+		if acc != big.Exact {
 			return rangeErr()
 		}
-		return n, nil
+		return inRange(n)
 	case codec.Decimal:
 		d, err := parseDecText(x.String())
 		if err != nil {
@@ -304,11 +287,7 @@ func (c *inConv) toInt(t schema.DataType, v any, path string, lo, hi int64) (int
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n := rv.Int()
-		if n < lo || n > hi {
-			return rangeErr()
-		}
-		return n, nil
+		return inRange(rv.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		u := rv.Uint()
 		if u > uint64(hi) {
@@ -331,10 +310,7 @@ func (c *inConv) toInt(t schema.DataType, v any, path string, lo, hi int64) (int
 	case reflect.String:
 		s := strings.TrimSpace(rv.String())
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-			if n < lo || n > hi {
-				return rangeErr()
-			}
-			return n, nil
+			return inRange(n)
 		}
 		d, err := parseDecText(s)
 		if err != nil {
@@ -357,7 +333,14 @@ func (c *inConv) toFloat(t schema.DataType, v any, path string, bits int) (float
 		}
 		return f, nil
 	}
-	exactErr := func() (float64, error) {
+	exact := func(f *big.Float) (float64, error) {
+		if bits == 32 {
+			if f32, acc := f.Float32(); acc == big.Exact {
+				return float64(f32), nil
+			}
+		} else if f64, acc := f.Float64(); acc == big.Exact {
+			return f64, nil
+		}
 		return 0, convErr(t, v, path, fmt.Sprintf("cannot be represented exactly as a %d-bit float", bits), ErrOutOfRange)
 	}
 	fromRat := func(r *big.Rat) (float64, error) {
@@ -414,29 +397,13 @@ func (c *inConv) toFloat(t schema.DataType, v any, path string, bits int) (float
 		if n >= -mantissa && n <= mantissa {
 			return float64(n), nil
 		}
-		f := new(big.Float).SetInt64(n)
-		if bits == 32 {
-			if f32, acc := f.Float32(); acc == big.Exact {
-				return float64(f32), nil
-			}
-		} else if f64, acc := f.Float64(); acc == big.Exact {
-			return f64, nil
-		}
-		return exactErr()
+		return exact(new(big.Float).SetInt64(n))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		u := rv.Uint()
 		if u <= uint64(mantissa) {
 			return float64(u), nil
 		}
-		f := new(big.Float).SetUint64(u)
-		if bits == 32 {
-			if f32, acc := f.Float32(); acc == big.Exact {
-				return float64(f32), nil
-			}
-		} else if f64, acc := f.Float64(); acc == big.Exact {
-			return f64, nil
-		}
-		return exactErr()
+		return exact(new(big.Float).SetUint64(u))
 	case reflect.Float32:
 		return rv.Float(), nil
 	case reflect.Float64:
@@ -628,6 +595,21 @@ const (
 	minEpochSec = math.MinInt64/1000 + 1
 )
 
+// parseStringKind parses v, whose kind must be string, with parse; want
+// says in the error what else would have been accepted.
+func parseStringKind[T any](t schema.DataType, v any, path, want string, parse func(string) (T, error)) (T, error) {
+	var zero T
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.String {
+		return zero, convErr(t, v, path, want, nil)
+	}
+	x, err := parse(rv.String())
+	if err != nil {
+		return zero, convErr(t, v, path, err.Error(), nil)
+	}
+	return x, nil
+}
+
 func (c *inConv) toDate(t schema.DataType, v any, path string) (codec.Date, error) {
 	var tt time.Time
 	switch x := v.(type) {
@@ -639,13 +621,9 @@ func (c *inConv) toDate(t schema.DataType, v any, path string) (codec.Date, erro
 			tt = tt.In(c.loc)
 		}
 	default:
-		rv := reflect.ValueOf(v)
-		if rv.Kind() != reflect.String {
-			return 0, convErr(t, v, path, "want time.Time or a yyyy-mm-dd string", nil)
-		}
 		var err error
-		if tt, err = parseDateText(rv.String()); err != nil {
-			return 0, convErr(t, v, path, err.Error(), nil)
+		if tt, err = parseStringKind(t, v, path, "want time.Time or a yyyy-mm-dd string", parseDateText); err != nil {
+			return 0, err
 		}
 	}
 	y, m, d := tt.Date()
@@ -677,13 +655,9 @@ func (c *inConv) toTime(t schema.DataType, v any, path string) (codec.Time, erro
 		}
 		nanos = int64(x)
 	default:
-		rv := reflect.ValueOf(v)
-		if rv.Kind() != reflect.String {
-			return 0, convErr(t, v, path, "want time.Time, time.Duration or an hh:mm:ss string", nil)
-		}
 		var err error
-		if nanos, err = parseTimeText(rv.String()); err != nil {
-			return 0, convErr(t, v, path, err.Error(), nil)
+		if nanos, err = parseStringKind(t, v, path, "want time.Time, time.Duration or an hh:mm:ss string", parseTimeText); err != nil {
+			return 0, err
 		}
 	}
 	ms := nanos / 1e6
@@ -717,17 +691,16 @@ func (c *inConv) toTimestamp(t schema.DataType, v any, path string) (any, error)
 		}
 		tt = x.Time()
 	default:
-		rv := reflect.ValueOf(v)
-		if rv.Kind() != reflect.String {
-			return nil, convErr(t, v, path, "want time.Time or a yyyy-mm-dd hh:mm:ss[.f] string", nil)
-		}
 		loc := time.UTC
 		if ltz && c.loc != nil {
 			loc = c.loc
 		}
 		var err error
-		if tt, err = parseTimestampText(rv.String(), loc); err != nil {
-			return nil, convErr(t, v, path, err.Error(), nil)
+		tt, err = parseStringKind(t, v, path, "want time.Time or a yyyy-mm-dd hh:mm:ss[.f] string", func(s string) (time.Time, error) {
+			return parseTimestampText(s, loc)
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	// Truncate (never round) to the column precision: rounding could move
@@ -787,6 +760,23 @@ func (c *inConv) jsonInput(t schema.DataType, v any, path string) (any, bool, er
 	return x, true, err
 }
 
+// viaJSON converts v when it is JSON text (see jsonInput), and only then
+// reports done: JSON null as NULL, any other decoded value x with conv and
+// a converter in JSON mode.
+func (c *inConv) viaJSON(t schema.DataType, v any, path string, depth int, conv func(jc *inConv, x any) (any, error)) (out any, done bool, err error) {
+	x, isJSON, err := c.jsonInput(t, v, path)
+	if err != nil || !isJSON {
+		return nil, err != nil, err
+	}
+	if x == nil {
+		out, err = c.convert(t, nil, path, depth)
+		return out, true, err
+	}
+	jc := inConv{loc: c.loc, json: true}
+	out, err = conv(&jc, x)
+	return out, true, err
+}
+
 func missingChild(t schema.DataType, v any, path string) error {
 	return convErr(t, v, path, "the type has no element/key/value type", nil)
 }
@@ -795,17 +785,13 @@ func (c *inConv) toArray(t schema.DataType, v any, path string, depth int) (any,
 	if t.Elem == nil {
 		return nil, missingChild(t, v, path)
 	}
-	if x, isJSON, err := c.jsonInput(t, v, path); err != nil {
-		return nil, err
-	} else if isJSON {
-		if x == nil {
-			return c.convert(t, nil, path, depth)
-		}
+	if out, done, err := c.viaJSON(t, v, path, depth, func(jc *inConv, x any) (any, error) {
 		if _, isArr := x.([]any); !isArr {
 			return nil, convErr(t, v, path, "want a JSON array", nil)
 		}
-		jc := inConv{loc: c.loc, json: true}
 		return jc.toArray(t, x, path, depth)
+	}); done {
+		return out, err
 	}
 	elem := *t.Elem
 	if a, isAny := v.([]any); isAny {
@@ -843,14 +829,10 @@ func (c *inConv) toMap(t schema.DataType, v any, path string, depth int) (any, e
 	if t.Key == nil || t.Value == nil {
 		return nil, missingChild(t, v, path)
 	}
-	if x, isJSON, err := c.jsonInput(t, v, path); err != nil {
-		return nil, err
-	} else if isJSON {
-		if x == nil {
-			return c.convert(t, nil, path, depth)
-		}
-		jc := inConv{loc: c.loc, json: true}
+	if out, done, err := c.viaJSON(t, v, path, depth, func(jc *inConv, x any) (any, error) {
 		return jc.toMap(t, x, path, depth)
+	}); done {
+		return out, err
 	}
 	kt, vt := *t.Key, *t.Value
 	var raw []mapEntry
@@ -1077,14 +1059,10 @@ func cmpOrdered[T int64 | int32 | float32 | float64 | codec.Date | codec.Time](a
 }
 
 func (c *inConv) toRow(t schema.DataType, v any, path string, depth int) (any, error) {
-	if x, isJSON, err := c.jsonInput(t, v, path); err != nil {
-		return nil, err
-	} else if isJSON {
-		if x == nil {
-			return c.convert(t, nil, path, depth)
-		}
-		jc := inConv{loc: c.loc, json: true}
+	if out, done, err := c.viaJSON(t, v, path, depth, func(jc *inConv, x any) (any, error) {
 		return jc.toRow(t, x, path, depth)
+	}); done {
+		return out, err
 	}
 	fields := t.Fields
 	out := make([]any, len(fields))

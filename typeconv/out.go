@@ -322,18 +322,14 @@ func (o *outConv) appendJSON(b []byte, t schema.DataType, v any, path string, de
 			return nil, badValue(t, v, path)
 		}
 		return strconv.AppendInt(b, n, 10), nil
-	case schema.RootFloat:
+	case schema.RootFloat, schema.RootDouble:
 		switch f := v.(type) {
 		case float32:
-			return appendJSONFloat(b, float64(f), 32), nil
-		case float64:
-			return appendJSONFloat(b, f, 64), nil
-		}
-		return nil, badValue(t, v, path)
-	case schema.RootDouble:
-		switch f := v.(type) {
-		case float32:
-			return appendJSONFloat(b, float64(f), 64), nil
+			bits := 64
+			if t.Root == schema.RootFloat {
+				bits = 32
+			}
+			return appendJSONFloat(b, float64(f), bits), nil
 		case float64:
 			return appendJSONFloat(b, f, 64), nil
 		}

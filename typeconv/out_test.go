@@ -477,3 +477,15 @@ func isComplex(t schema.DataType) bool {
 // normalizeCanon maps values to what ToValue produces: TIME(p > 3) keeps
 // milliseconds; nothing else changes.
 func normalizeCanon(v any) any { return v }
+
+// TestFromValueNilBigPointers pins a bug found in review: a typed nil
+// *big.Rat or *big.Float made the error's message panic.
+func TestFromValueNilBigPointers(t *testing.T) {
+	for _, v := range []any{(*big.Rat)(nil), (*big.Float)(nil), (*big.Int)(nil)} {
+		_, err := FromValue(schema.Decimal(10, 2), v, OutOptions{})
+		if err == nil {
+			t.Fatalf("FromValue(%T nil) succeeded", v)
+		}
+		_ = err.Error()
+	}
+}

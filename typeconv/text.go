@@ -132,30 +132,29 @@ func decTextOfRat(r *big.Rat, maxFrac int) (decText, error) {
 	// r = num/den is a finite decimal iff den = 2^a 5^b; then
 	// r × 10^max(a,b) is an integer.
 	den := new(big.Int).Set(r.Denom())
-	two, five := big.NewInt(2), big.NewInt(5)
 	q, m := new(big.Int), new(big.Int)
-	a, b := 0, 0
-	for {
-		q.QuoRem(den, two, m)
-		if m.Sign() != 0 {
-			break
-		}
-		den.Set(q)
-		a++
-		if a > maxFrac {
-			return decText{}, ErrFraction
+	// divideOut divides den by p as often as it goes, at most maxFrac times.
+	divideOut := func(p int64) (int, bool) {
+		n, bp := 0, big.NewInt(p)
+		for {
+			q.QuoRem(den, bp, m)
+			if m.Sign() != 0 {
+				return n, true
+			}
+			den.Set(q)
+			n++
+			if n > maxFrac {
+				return n, false
+			}
 		}
 	}
-	for {
-		q.QuoRem(den, five, m)
-		if m.Sign() != 0 {
-			break
-		}
-		den.Set(q)
-		b++
-		if b > maxFrac {
-			return decText{}, ErrFraction
-		}
+	a, ok := divideOut(2)
+	if !ok {
+		return decText{}, ErrFraction
+	}
+	b, ok := divideOut(5)
+	if !ok {
+		return decText{}, ErrFraction
 	}
 	if den.Cmp(big.NewInt(1)) != 0 {
 		return decText{}, ErrFraction

@@ -63,6 +63,21 @@ func FromParser(t *parser.DataType, lenient bool) (schema.DataType, error) {
 	return fromParser(t, lenient, 0)
 }
 
+// plainTypes are the Fluss types without parameters or children, by the
+// parser kind that names them.
+var plainTypes = map[parser.TypeKind]func() schema.DataType{
+	parser.TypeBoolean:  schema.Boolean,
+	parser.TypeTinyInt:  schema.TinyInt,
+	parser.TypeSmallInt: schema.SmallInt,
+	parser.TypeInt:      schema.Int,
+	parser.TypeBigInt:   schema.BigInt,
+	parser.TypeFloat:    schema.Float,
+	parser.TypeDouble:   schema.Double,
+	parser.TypeString:   schema.String,
+	parser.TypeBytes:    schema.Bytes,
+	parser.TypeDate:     schema.Date,
+}
+
 func fromParser(t *parser.DataType, lenient bool, depth int) (schema.DataType, error) {
 	if t == nil {
 		return schema.DataType{}, &InvalidTypeError{Text: "<nil>", Err: errors.New("missing type")}
@@ -72,26 +87,6 @@ func fromParser(t *parser.DataType, lenient bool, depth int) (schema.DataType, e
 	}
 	var dt schema.DataType
 	switch t.Kind {
-	case parser.TypeBoolean:
-		dt = schema.Boolean()
-	case parser.TypeTinyInt:
-		dt = schema.TinyInt()
-	case parser.TypeSmallInt:
-		dt = schema.SmallInt()
-	case parser.TypeInt:
-		dt = schema.Int()
-	case parser.TypeBigInt:
-		dt = schema.BigInt()
-	case parser.TypeFloat:
-		dt = schema.Float()
-	case parser.TypeDouble:
-		dt = schema.Double()
-	case parser.TypeString:
-		dt = schema.String()
-	case parser.TypeBytes:
-		dt = schema.Bytes()
-	case parser.TypeDate:
-		dt = schema.Date()
 	case parser.TypeChar:
 		dt = schema.Char(t.Length)
 	case parser.TypeBinary:
@@ -150,7 +145,11 @@ func fromParser(t *parser.DataType, lenient bool, depth int) (schema.DataType, e
 		}
 		return rep, nil
 	default:
-		return schema.DataType{}, &InvalidTypeError{Text: typeText(t), Err: fmt.Errorf("unknown type kind %d", int(t.Kind))}
+		mk, ok := plainTypes[t.Kind]
+		if !ok {
+			return schema.DataType{}, &InvalidTypeError{Text: typeText(t), Err: fmt.Errorf("unknown type kind %d", int(t.Kind))}
+		}
+		dt = mk()
 	}
 	dt.Nullable = !t.NotNull
 	if err := validateType(dt); err != nil {

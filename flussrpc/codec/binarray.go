@@ -22,13 +22,8 @@ const inlineMark = uint64(0x80) << 56
 func arrayHeaderSize(n int) int { return 4 + ((n+31)/32)*4 }
 
 func arraySlotSize(t schema.DataType) int {
-	switch t.Root {
-	case schema.RootBoolean, schema.RootTinyInt:
-		return 1
-	case schema.RootSmallInt:
-		return 2
-	case schema.RootInt, schema.RootFloat, schema.RootDate, schema.RootTime:
-		return 4
+	if w := fixedWidth(t.Root); w != 0 {
+		return w
 	}
 	return 8
 }
@@ -68,51 +63,28 @@ func appendBinaryArray(dst []byte, format RowFormat, et schema.DataType, vals []
 // appendArrayElem writes element v into its slot at dst[slot:], appending
 // to the variable part when needed.
 func appendArrayElem(dst []byte, format RowFormat, t schema.DataType, start, slot int, v any) ([]byte, error) {
-	switch t.Root {
-	case schema.RootBoolean:
-		b, err := asBool(t, v)
-		dst[slot] = boolByte(b)
-		return dst, err
-	case schema.RootTinyInt:
-		n, err := asIntN(t, v, -128, 127)
-		dst[slot] = byte(n)
-		return dst, err
-	case schema.RootSmallInt:
-		n, err := asIntN(t, v, -32768, 32767)
-		le.PutUint16(dst[slot:], uint16(n))
-		return dst, err
-	case schema.RootInt:
-		n, err := asIntN(t, v, -1<<31, 1<<31-1)
-		le.PutUint32(dst[slot:], uint32(n))
-		return dst, err
-	case schema.RootBigInt:
-		n, err := asIntN(t, v, -1<<63, 1<<63-1)
-		le.PutUint64(dst[slot:], uint64(n))
-		return dst, err
-	case schema.RootFloat:
-		f, err := asFloat32(t, v)
-		if f != f {
-			f = float32(math.NaN()) // Java canonicalises NaN in arrays
-		}
-		le.PutUint32(dst[slot:], float32Bits(f))
-		return dst, err
-	case schema.RootDouble:
-		f, err := asFloat64(t, v)
-		if f != f {
-			f = math.NaN()
-		}
-		le.PutUint64(dst[slot:], float64Bits(f))
-		return dst, err
-	case schema.RootDate:
-		n, err := asDate(t, v)
-		le.PutUint32(dst[slot:], uint32(n))
-		return dst, err
-	case schema.RootTime:
-		n, err := asTime(t, v)
-		le.PutUint32(dst[slot:], uint32(n))
+	if width := fixedWidth(t.Root); width != 0 {
+		bits, err := fixedBits(t, v)
+		putLE(dst[slot:], width, canonicalNaN(t, bits)) // Java canonicalises NaN in arrays
 		return dst, err
 	}
 	return appendArrayVar(dst, format, t, start, slot, v)
+}
+
+// canonicalNaN replaces a FLOAT or DOUBLE NaN bit pattern with the
+// canonical NaN; other bits are returned unchanged.
+func canonicalNaN(t schema.DataType, bits uint64) uint64 {
+	switch t.Root {
+	case schema.RootFloat:
+		if f := float32From(uint32(bits)); f != f {
+			return uint64(float32Bits(float32(math.NaN())))
+		}
+	case schema.RootDouble:
+		if f := float64From(bits); f != f {
+			return float64Bits(math.NaN())
+		}
+	}
+	return bits
 }
 
 func appendArrayVar(dst []byte, format RowFormat, t schema.DataType, start, slot int, v any) ([]byte, error) {

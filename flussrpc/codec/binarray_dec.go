@@ -45,25 +45,8 @@ type arrayBytes struct {
 }
 
 func readArrayElem(format RowFormat, t schema.DataType, arr *arrayBytes, slot []byte) (any, error) {
-	switch t.Root {
-	case schema.RootBoolean:
-		return slot[0] != 0, nil
-	case schema.RootTinyInt:
-		return int8(slot[0]), nil
-	case schema.RootSmallInt:
-		return int16(le.Uint16(slot)), nil
-	case schema.RootInt:
-		return int32(le.Uint32(slot)), nil
-	case schema.RootFloat:
-		return float32From(le.Uint32(slot)), nil
-	case schema.RootDate:
-		return Date(int32(le.Uint32(slot))), nil
-	case schema.RootTime:
-		return Time(int32(le.Uint32(slot))), nil
-	case schema.RootBigInt:
-		return int64(le.Uint64(slot)), nil
-	case schema.RootDouble:
-		return float64From(le.Uint64(slot)), nil
+	if v, ok := fixedValue(t, slot); ok {
+		return v, nil
 	}
 	return readArrayVar(format, t, arr, le.Uint64(slot), slot)
 }

@@ -61,30 +61,12 @@ func (r *reader) byte1() (byte, error) {
 	return v, nil
 }
 
-func (r *reader) uint16() (uint16, error) {
-	if err := r.need(2); err != nil {
-		return 0, err
-	}
-	v := le.Uint16(r.b[r.off:])
-	r.off += 2
-	return v, nil
-}
-
 func (r *reader) uint32() (uint32, error) {
 	if err := r.need(4); err != nil {
 		return 0, err
 	}
 	v := le.Uint32(r.b[r.off:])
 	r.off += 4
-	return v, nil
-}
-
-func (r *reader) uint64() (uint64, error) {
-	if err := r.need(8); err != nil {
-		return 0, err
-	}
-	v := le.Uint64(r.b[r.off:])
-	r.off += 8
 	return v, nil
 }
 
@@ -140,6 +122,15 @@ func (r *reader) lenPrefixed() ([]byte, error) {
 		return nil, corrupt("negative length %d", n)
 	}
 	return r.bytes(int(n))
+}
+
+// int32Prefixed reads an int32 LE length and that many bytes.
+func (r *reader) int32Prefixed() ([]byte, error) {
+	n, err := r.uint32()
+	if err != nil {
+		return nil, err
+	}
+	return r.bytes(int(int32(n)))
 }
 
 // nullBit reports bit i of a LSB-first null bitset starting at b[0].

@@ -68,21 +68,19 @@ func asIntN(t schema.DataType, v any, lo, hi int64) (int64, error) {
 	return n, nil
 }
 
-func asBool(t schema.DataType, v any) (bool, error) {
-	b, ok := v.(bool)
+// asType returns v when its Go type is T, named want in the error.
+func asType[T any](t schema.DataType, v any, want string) (T, error) {
+	x, ok := v.(T)
 	if !ok {
-		return false, typeErr(t, v, "want bool")
+		var zero T
+		return zero, typeErr(t, v, "want "+want)
 	}
-	return b, nil
+	return x, nil
 }
 
-func asFloat32(t schema.DataType, v any) (float32, error) {
-	f, ok := v.(float32)
-	if !ok {
-		return 0, typeErr(t, v, "want float32")
-	}
-	return f, nil
-}
+func asBool(t schema.DataType, v any) (bool, error) { return asType[bool](t, v, "bool") }
+
+func asFloat32(t schema.DataType, v any) (float32, error) { return asType[float32](t, v, "float32") }
 
 func asFloat64(t schema.DataType, v any) (float64, error) {
 	switch f := v.(type) {
@@ -94,21 +92,9 @@ func asFloat64(t schema.DataType, v any) (float64, error) {
 	return 0, typeErr(t, v, "want float64")
 }
 
-func asString(t schema.DataType, v any) (string, error) {
-	s, ok := v.(string)
-	if !ok {
-		return "", typeErr(t, v, "want string")
-	}
-	return s, nil
-}
+func asString(t schema.DataType, v any) (string, error) { return asType[string](t, v, "string") }
 
-func asBytes(t schema.DataType, v any) ([]byte, error) {
-	b, ok := v.([]byte)
-	if !ok {
-		return nil, typeErr(t, v, "want []byte")
-	}
-	return b, nil
-}
+func asBytes(t schema.DataType, v any) ([]byte, error) { return asType[[]byte](t, v, "[]byte") }
 
 func asDecimal(t schema.DataType, v any) (Decimal, error) {
 	d, ok := v.(Decimal)
@@ -171,13 +157,7 @@ func asTimestamp(t schema.DataType, v any) (int64, int32, error) {
 	return ms, nano, nil
 }
 
-func asArray(t schema.DataType, v any) ([]any, error) {
-	a, ok := v.([]any)
-	if !ok {
-		return nil, typeErr(t, v, "want []any")
-	}
-	return a, nil
-}
+func asArray(t schema.DataType, v any) ([]any, error) { return asType[[]any](t, v, "[]any") }
 
 func asMap(t schema.DataType, v any) (Map, error) {
 	switch m := v.(type) {
@@ -195,9 +175,9 @@ func asMap(t schema.DataType, v any) (Map, error) {
 }
 
 func asRow(t schema.DataType, v any) ([]any, error) {
-	r, ok := v.([]any)
-	if !ok {
-		return nil, typeErr(t, v, "want []any")
+	r, err := asArray(t, v)
+	if err != nil {
+		return nil, err
 	}
 	if len(r) != len(t.Fields) {
 		return nil, typeErr(t, v, fmt.Sprintf("row has %d fields, type has %d", len(r), len(t.Fields)))

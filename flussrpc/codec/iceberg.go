@@ -21,18 +21,19 @@ func NewIcebergKeyEncoder(rowTypes []schema.DataType, keyIdx []int) (*IcebergKey
 	if len(keyIdx) != 1 {
 		return nil, fmt.Errorf("codec: iceberg keys must have exactly one column, got %d", len(keyIdx))
 	}
-	k := keyIdx[0]
-	if k < 0 || k >= len(rowTypes) {
-		return nil, fmt.Errorf("codec: key column index %d out of range", k)
+	types, err := keyTypes(rowTypes, keyIdx, func(t schema.DataType) error {
+		switch t.Root {
+		case schema.RootInt, schema.RootDate, schema.RootTime, schema.RootBigInt, schema.RootFloat,
+			schema.RootDouble, schema.RootTimestamp, schema.RootDecimal, schema.RootString,
+			schema.RootChar, schema.RootBinary, schema.RootBytes:
+			return nil
+		}
+		return fmt.Errorf("codec: type %s is not supported in iceberg keys", t)
+	})
+	if err != nil {
+		return nil, err
 	}
-	switch rowTypes[k].Root {
-	case schema.RootInt, schema.RootDate, schema.RootTime, schema.RootBigInt, schema.RootFloat,
-		schema.RootDouble, schema.RootTimestamp, schema.RootDecimal, schema.RootString,
-		schema.RootChar, schema.RootBinary, schema.RootBytes:
-	default:
-		return nil, fmt.Errorf("codec: type %s is not supported in iceberg keys", rowTypes[k])
-	}
-	return &IcebergKeyEncoder{idx: k, typ: rowTypes[k]}, nil
+	return &IcebergKeyEncoder{idx: keyIdx[0], typ: types[0]}, nil
 }
 
 // AppendKey implements KeyEncoder.
@@ -44,25 +45,17 @@ func (e *IcebergKeyEncoder) AppendKey(dst []byte, row []any) ([]byte, error) {
 	if v == nil {
 		return nil, fmt.Errorf("codec: key column %d is NULL", e.idx)
 	}
+	if width := fixedWidth(t.Root); width != 0 {
+		bits, err := fixedBits(t, v)
+		switch t.Root {
+		case schema.RootInt, schema.RootDate:
+			width = 8 // widened to an int64 (the bits are sign-extended)
+		case schema.RootTime:
+			bits, width = uint64(int64(bits)*1000), 8 // micros
+		}
+		return appendLE(dst, width, bits), err
+	}
 	switch t.Root {
-	case schema.RootInt:
-		n, err := asIntN(t, v, -1<<31, 1<<31-1)
-		return le.AppendUint64(dst, uint64(n)), err
-	case schema.RootDate:
-		n, err := asDate(t, v)
-		return le.AppendUint64(dst, uint64(int64(n))), err
-	case schema.RootTime:
-		n, err := asTime(t, v)
-		return le.AppendUint64(dst, uint64(int64(n)*1000)), err
-	case schema.RootBigInt:
-		n, err := asIntN(t, v, -1<<63, 1<<63-1)
-		return le.AppendUint64(dst, uint64(n)), err
-	case schema.RootFloat:
-		f, err := asFloat32(t, v)
-		return le.AppendUint32(dst, float32Bits(f)), err
-	case schema.RootDouble:
-		f, err := asFloat64(t, v)
-		return le.AppendUint64(dst, float64Bits(f)), err
 	case schema.RootTimestamp:
 		ms, nano, err := asTimestamp(t, v)
 		return le.AppendUint64(dst, uint64(ms*1000+int64(nano/1000))), err

@@ -12,15 +12,10 @@ import (
 // indexedFixedSize returns the width of a fixed-width IndexedRow column, or
 // -1 when the column is variable-width (its length goes into the list).
 func indexedFixedSize(t schema.DataType) int {
+	if w := fixedWidth(t.Root); w != 0 {
+		return w
+	}
 	switch t.Root {
-	case schema.RootBoolean, schema.RootTinyInt:
-		return 1
-	case schema.RootSmallInt:
-		return 2
-	case schema.RootInt, schema.RootFloat, schema.RootDate, schema.RootTime:
-		return 4
-	case schema.RootBigInt, schema.RootDouble:
-		return 8
 	case schema.RootDecimal:
 		if t.IsCompactDecimal() {
 			return 8
@@ -76,34 +71,9 @@ func appendIndexedRow(dst []byte, types []schema.DataType, row []any) ([]byte, e
 }
 
 func appendIndexedValue(dst []byte, t schema.DataType, v any) ([]byte, error) {
-	switch t.Root {
-	case schema.RootBoolean:
-		b, err := asBool(t, v)
-		return append(dst, boolByte(b)), err
-	case schema.RootTinyInt:
-		n, err := asIntN(t, v, -128, 127)
-		return append(dst, byte(n)), err
-	case schema.RootSmallInt:
-		n, err := asIntN(t, v, -32768, 32767)
-		return le.AppendUint16(dst, uint16(n)), err
-	case schema.RootInt:
-		n, err := asIntN(t, v, -1<<31, 1<<31-1)
-		return le.AppendUint32(dst, uint32(n)), err
-	case schema.RootBigInt:
-		n, err := asIntN(t, v, -1<<63, 1<<63-1)
-		return le.AppendUint64(dst, uint64(n)), err
-	case schema.RootFloat:
-		f, err := asFloat32(t, v)
-		return le.AppendUint32(dst, float32Bits(f)), err
-	case schema.RootDouble:
-		f, err := asFloat64(t, v)
-		return le.AppendUint64(dst, float64Bits(f)), err
-	case schema.RootDate:
-		n, err := asDate(t, v)
-		return le.AppendUint32(dst, uint32(n)), err
-	case schema.RootTime:
-		n, err := asTime(t, v)
-		return le.AppendUint32(dst, uint32(n)), err
+	if width := fixedWidth(t.Root); width != 0 {
+		bits, err := fixedBits(t, v)
+		return appendLE(dst, width, bits), err
 	}
 	return appendIndexedOther(dst, t, v)
 }

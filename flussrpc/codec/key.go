@@ -25,17 +25,27 @@ type CompactedKeyEncoder struct {
 // NewCompactedKeyEncoder returns an encoder for the columns at keyIdx of a
 // row with rowTypes.
 func NewCompactedKeyEncoder(rowTypes []schema.DataType, keyIdx []int) (*CompactedKeyEncoder, error) {
+	types, err := keyTypes(rowTypes, keyIdx, schema.DataType.Validate)
+	if err != nil {
+		return nil, err
+	}
+	return &CompactedKeyEncoder{idx: append([]int(nil), keyIdx...), types: types}, nil
+}
+
+// keyTypes returns the types of the key columns at keyIdx of a row with
+// rowTypes, each accepted by check.
+func keyTypes(rowTypes []schema.DataType, keyIdx []int, check func(schema.DataType) error) ([]schema.DataType, error) {
 	types := make([]schema.DataType, len(keyIdx))
 	for i, k := range keyIdx {
 		if k < 0 || k >= len(rowTypes) {
 			return nil, fmt.Errorf("codec: key column index %d out of range", k)
 		}
-		if err := rowTypes[k].Validate(); err != nil {
+		if err := check(rowTypes[k]); err != nil {
 			return nil, err
 		}
 		types[i] = rowTypes[k]
 	}
-	return &CompactedKeyEncoder{idx: append([]int(nil), keyIdx...), types: types}, nil
+	return types, nil
 }
 
 // AppendKey implements KeyEncoder.

@@ -21,11 +21,8 @@ const (
 
 // KvBatchBuilder builds one KV record batch. Reuse it with Reset.
 type KvBatchBuilder struct {
+	batchBuffer
 	schemaID int16
-	writerID int64
-	sequence int32
-	count    int32
-	buf      []byte
 }
 
 // NewKvBatchBuilder returns a builder whose value rows are encoded with the
@@ -37,22 +34,7 @@ func NewKvBatchBuilder(schemaID int16) *KvBatchBuilder {
 }
 
 // Reset discards records and writer state.
-func (b *KvBatchBuilder) Reset() {
-	b.buf, _ = grow(b.buf[:0], KvHeaderSize)
-	b.count = 0
-	b.writerID, b.sequence = NoWriterID, NoBatchSequence
-}
-
-// SetWriterState sets the idempotent writer id and batch sequence.
-func (b *KvBatchBuilder) SetWriterState(writerID int64, sequence int32) {
-	b.writerID, b.sequence = writerID, sequence
-}
-
-// RecordCount returns the number of records appended so far.
-func (b *KvBatchBuilder) RecordCount() int { return int(b.count) }
-
-// Size returns the current batch size in bytes.
-func (b *KvBatchBuilder) Size() int { return len(b.buf) }
+func (b *KvBatchBuilder) Reset() { b.reset(KvHeaderSize) }
 
 var errEmptyKVKey = errors.New("codec: KV record key must not be empty")
 
@@ -136,11 +118,7 @@ func parseKvRecords(p []byte, count int) ([]KvRecord, error) {
 	r := reader{b: p}
 	out := make([]KvRecord, 0, count)
 	for i := 0; i < count; i++ {
-		n, err := r.uint32()
-		if err != nil {
-			return nil, err
-		}
-		rec, err := r.bytes(int(int32(n)))
+		rec, err := r.int32Prefixed()
 		if err != nil {
 			return nil, err
 		}
@@ -188,11 +166,7 @@ func ParseValueBatch(b []byte) ([]ValueRecord, error) {
 	r := reader{b: b[9:]}
 	out := make([]ValueRecord, 0, count)
 	for i := 0; i < count; i++ {
-		n, err := r.uint32()
-		if err != nil {
-			return nil, err
-		}
-		rec, err := r.bytes(int(int32(n)))
+		rec, err := r.int32Prefixed()
 		if err != nil {
 			return nil, err
 		}

@@ -151,17 +151,43 @@ func lastOffsetDelta(count int32) int32 {
 	return 0
 }
 
+// batchBuffer is the state the log and KV batch builders share: the batch
+// bytes (a header that Build fills in, then the records), the record count
+// and the idempotent writer state.
+type batchBuffer struct {
+	writerID int64
+	sequence int32
+	count    int32
+	buf      []byte
+}
+
+// reset discards records and writer state, leaving a zeroed header of
+// headerSize bytes.
+func (b *batchBuffer) reset(headerSize int) {
+	b.buf, _ = grow(b.buf[:0], headerSize)
+	b.count = 0
+	b.writerID, b.sequence = NoWriterID, NoBatchSequence
+}
+
+// SetWriterState sets the idempotent writer id and batch sequence.
+func (b *batchBuffer) SetWriterState(writerID int64, sequence int32) {
+	b.writerID, b.sequence = writerID, sequence
+}
+
+// RecordCount returns the number of records appended so far.
+func (b *batchBuffer) RecordCount() int { return int(b.count) }
+
+// Size returns the current batch size in bytes.
+func (b *batchBuffer) Size() int { return len(b.buf) }
+
 // LogBatchBuilder builds one V0 log batch with an INDEXED or COMPACTED row
 // payload. Reuse it with Reset. Not safe for concurrent use.
 type LogBatchBuilder struct {
+	batchBuffer
 	format     LogFormat
 	appendOnly bool
 	schemaID   int16
-	writerID   int64
-	sequence   int32
-	count      int32
 	enc        *RowEncoder
-	buf        []byte
 }
 
 // NewLogBatchBuilder returns a builder for a row-based log format. enc must
@@ -182,22 +208,7 @@ func NewLogBatchBuilder(format LogFormat, schemaID int16, enc *RowEncoder, appen
 }
 
 // Reset discards appended records and writer state.
-func (b *LogBatchBuilder) Reset() {
-	b.buf, _ = grow(b.buf[:0], V0HeaderSize)
-	b.count = 0
-	b.writerID, b.sequence = NoWriterID, NoBatchSequence
-}
-
-// SetWriterState sets the idempotent writer id and batch sequence.
-func (b *LogBatchBuilder) SetWriterState(writerID int64, sequence int32) {
-	b.writerID, b.sequence = writerID, sequence
-}
-
-// RecordCount returns the number of records appended so far.
-func (b *LogBatchBuilder) RecordCount() int { return int(b.count) }
-
-// Size returns the current batch size in bytes.
-func (b *LogBatchBuilder) Size() int { return len(b.buf) }
+func (b *LogBatchBuilder) Reset() { b.reset(V0HeaderSize) }
 
 // Append encodes row and adds it as a record with change type ct.
 func (b *LogBatchBuilder) Append(ct ChangeType, row []any) error {

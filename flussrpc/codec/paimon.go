@@ -23,16 +23,15 @@ type PaimonKeyEncoder struct {
 
 // NewPaimonKeyEncoder returns an encoder for the columns at keyIdx.
 func NewPaimonKeyEncoder(rowTypes []schema.DataType, keyIdx []int) (*PaimonKeyEncoder, error) {
-	types := make([]schema.DataType, len(keyIdx))
-	for i, k := range keyIdx {
-		if k < 0 || k >= len(rowTypes) {
-			return nil, fmt.Errorf("codec: key column index %d out of range", k)
-		}
-		switch rowTypes[k].Root {
+	types, err := keyTypes(rowTypes, keyIdx, func(t schema.DataType) error {
+		switch t.Root {
 		case schema.RootArray, schema.RootMap, schema.RootRow:
-			return nil, fmt.Errorf("codec: type %s is not supported in Paimon keys", rowTypes[k])
+			return fmt.Errorf("codec: type %s is not supported in Paimon keys", t)
 		}
-		types[i] = rowTypes[k]
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return &PaimonKeyEncoder{idx: append([]int(nil), keyIdx...), types: types}, nil
 }
@@ -61,17 +60,13 @@ func (e *PaimonKeyEncoder) AppendKey(dst []byte, row []any) ([]byte, error) {
 }
 
 // appendPaimonField reuses the BinaryArray slot writers: Paimon's row slots
-// are always 8 bytes but encode values exactly like array slots.
+// are always 8 bytes but encode values exactly like array slots, except that
+// Paimon rows do not canonicalise NaN.
 func appendPaimonField(dst []byte, t schema.DataType, start, slot int, v any) ([]byte, error) {
-	switch t.Root {
-	case schema.RootFloat:
-		f, err := asFloat32(t, v) // no NaN canonicalisation in Paimon rows
-		le.PutUint32(dst[slot:], float32Bits(f))
-		return dst, err
-	case schema.RootDouble:
-		f, err := asFloat64(t, v)
-		le.PutUint64(dst[slot:], float64Bits(f))
+	if width := fixedWidth(t.Root); width != 0 {
+		bits, err := fixedBits(t, v)
+		putLE(dst[slot:], width, bits)
 		return dst, err
 	}
-	return appendArrayElem(dst, FormatCompacted, t, start, slot, v)
+	return appendArrayVar(dst, FormatCompacted, t, start, slot, v)
 }

@@ -84,25 +84,18 @@ func decodeCompactedRow(dst []any, types []schema.DataType, b []byte) ([]any, er
 // readCompactedValue reads one non-null value (row field or key field).
 func readCompactedValue(r *reader, t schema.DataType) (any, error) {
 	switch t.Root {
-	case schema.RootBoolean:
-		c, err := r.byte1()
-		return c != 0, err
-	case schema.RootTinyInt:
-		c, err := r.byte1()
-		return int8(c), err
-	case schema.RootSmallInt:
-		v, err := r.uint16()
-		return int16(v), err
+	case schema.RootBoolean, schema.RootTinyInt, schema.RootSmallInt, schema.RootFloat, schema.RootDouble:
+		var zero [8]byte
+		b, err := r.bytes(fixedWidth(t.Root))
+		if err != nil {
+			b = zero[:] // the zero value of the column type, like the varint arms
+		}
+		v, _ := fixedValue(t, b)
+		return v, err
 	case schema.RootInt:
 		return r.varint32()
 	case schema.RootBigInt:
 		return r.varint64()
-	case schema.RootFloat:
-		v, err := r.uint32()
-		return float32From(v), err
-	case schema.RootDouble:
-		v, err := r.uint64()
-		return float64From(v), err
 	case schema.RootChar, schema.RootString:
 		b, err := r.lenPrefixed()
 		return string(b), err
@@ -215,25 +208,10 @@ func decodeIndexedRow(dst []any, types []schema.DataType, b []byte) ([]any, erro
 
 // readIndexedValue decodes one field whose bytes were already cut out.
 func readIndexedValue(t schema.DataType, b []byte) (any, error) {
+	if v, ok := fixedValue(t, b); ok {
+		return v, nil
+	}
 	switch t.Root {
-	case schema.RootBoolean:
-		return b[0] != 0, nil
-	case schema.RootTinyInt:
-		return int8(b[0]), nil
-	case schema.RootSmallInt:
-		return int16(le.Uint16(b)), nil
-	case schema.RootInt:
-		return int32(le.Uint32(b)), nil
-	case schema.RootBigInt:
-		return int64(le.Uint64(b)), nil
-	case schema.RootFloat:
-		return float32From(le.Uint32(b)), nil
-	case schema.RootDouble:
-		return float64From(le.Uint64(b)), nil
-	case schema.RootDate:
-		return Date(int32(le.Uint32(b))), nil
-	case schema.RootTime:
-		return Time(int32(le.Uint32(b))), nil
 	case schema.RootChar:
 		return string(trimZeros(b)), nil
 	case schema.RootBinary:

@@ -146,31 +146,20 @@ func appendCompactedRow(dst []byte, types []schema.DataType, row []any) ([]byte,
 // appendCompactedValue writes one non-null value in CompactedRow encoding
 // (also the CompactedKeyEncoder encoding, which is the same minus bitset).
 func appendCompactedValue(dst []byte, t schema.DataType, v any) ([]byte, error) {
-	switch t.Root {
-	case schema.RootBoolean:
-		b, err := asBool(t, v)
+	if width := fixedWidth(t.Root); width != 0 {
+		bits, err := fixedBits(t, v)
 		if err != nil {
 			return nil, err
 		}
-		return append(dst, boolByte(b)), nil
-	case schema.RootTinyInt:
-		n, err := asIntN(t, v, -128, 127)
-		return append(dst, byte(n)), err
-	case schema.RootSmallInt:
-		n, err := asIntN(t, v, -32768, 32767)
-		return le.AppendUint16(dst, uint16(n)), err
-	case schema.RootInt:
-		n, err := asIntN(t, v, -1<<31, 1<<31-1)
-		return appendUvarint32(dst, int32(n)), err
-	case schema.RootBigInt:
-		n, err := asIntN(t, v, -1<<63, 1<<63-1)
-		return appendUvarint64(dst, n), err
-	case schema.RootFloat:
-		f, err := asFloat32(t, v)
-		return le.AppendUint32(dst, float32Bits(f)), err
-	case schema.RootDouble:
-		f, err := asFloat64(t, v)
-		return le.AppendUint64(dst, float64Bits(f)), err
+		switch t.Root {
+		case schema.RootInt, schema.RootDate, schema.RootTime:
+			return appendUvarint32(dst, int32(bits)), nil
+		case schema.RootBigInt:
+			return appendUvarint64(dst, int64(bits)), nil
+		}
+		return appendLE(dst, width, bits), nil
+	}
+	switch t.Root {
 	case schema.RootChar, schema.RootString:
 		s, err := asString(t, v)
 		if err != nil {
@@ -198,12 +187,6 @@ func appendCompactedComplex(dst []byte, t schema.DataType, v any) ([]byte, error
 			return appendUvarint64(dst, d.small), nil
 		}
 		return withVarintPrefix(dst, func(b []byte) ([]byte, error) { return d.unscaledBytes(b), nil })
-	case schema.RootDate:
-		n, err := asDate(t, v)
-		return appendUvarint32(dst, n), err
-	case schema.RootTime:
-		n, err := asTime(t, v)
-		return appendUvarint32(dst, n), err
 	case schema.RootTimestamp, schema.RootTimestampLTZ:
 		ms, nano, err := asTimestamp(t, v)
 		if err != nil {

@@ -34,16 +34,9 @@ type Decoder struct {
 // allocates decompressed buffers (nil means memory.DefaultAllocator); lim
 // bounds what one message may claim (zero values take the defaults).
 func NewDecoder(cols []schema.Column, mem memory.Allocator, lim Limits) (*Decoder, error) {
-	s, err := Schema(cols)
+	s, l, mem, err := tableSchema(cols, mem)
 	if err != nil {
 		return nil, err
-	}
-	l, err := schemaLayout(s)
-	if err != nil {
-		return nil, err
-	}
-	if mem == nil {
-		mem = memory.DefaultAllocator
 	}
 	d := &Decoder{cols: cols, schema: s, layout: l, lim: lim.withDefaults(), mem: mem}
 	for _, c := range cols {

@@ -81,16 +81,9 @@ func NewEncoder(cols []schema.Column, c Compression, mem memory.Allocator) (*Enc
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	s, err := Schema(cols)
+	s, l, mem, err := tableSchema(cols, mem)
 	if err != nil {
 		return nil, err
-	}
-	l, err := schemaLayout(s)
-	if err != nil {
-		return nil, err
-	}
-	if mem == nil {
-		mem = memory.DefaultAllocator
 	}
 	opts := append([]ipc.Option{ipc.WithAllocator(mem)}, c.options()...)
 	return &Encoder{cols: cols, schema: s, comp: c, opts: opts, layout: l}, nil

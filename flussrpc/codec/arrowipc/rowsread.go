@@ -22,8 +22,30 @@ func wrongArray(t schema.DataType, arr arrow.Array) error {
 	return fmt.Errorf("arrowipc: %T cannot hold %s values", arr, t)
 }
 
-// typed binds f to arrays of type A, so the type assertion happens once per
-// column rather than per value.
+// bound makes the getter factory for arrays of type A: bind runs once per
+// array (so the type assertion and any child binding happen once per column
+// rather than per value) and its getter is only asked for non-NULL rows.
+func bound[A arrow.Array](t schema.DataType, bind func(a A) (getter, error)) getterFactory {
+	return func(arr arrow.Array) (getter, error) {
+		a, ok := arr.(A)
+		if !ok {
+			return nil, wrongArray(t, arr)
+		}
+		get, err := bind(a)
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) (any, error) {
+			if a.IsNull(i) {
+				return nil, nil
+			}
+			return get(i)
+		}, nil
+	}
+}
+
+// typed is bound for getters that need nothing but the array, without the
+// extra call per value that wrapping f in bound would cost.
 func typed[A arrow.Array](t schema.DataType, f func(a A, i int) (any, error)) getterFactory {
 	return func(arr arrow.Array) (getter, error) {
 		a, ok := arr.(A)
@@ -39,6 +61,14 @@ func typed[A arrow.Array](t schema.DataType, f func(a A, i int) (any, error)) ge
 	}
 }
 
+// plain is typed for arrays whose values already are codec values.
+func plain[A interface {
+	arrow.Array
+	Value(int) T
+}, T any](t schema.DataType) getterFactory {
+	return typed(t, func(a A, i int) (any, error) { return a.Value(i), nil })
+}
+
 // newGetter returns the factory converting Arrow values of type t to the
 // codec value model, mirroring the Arrow column vectors of the Java client
 // (row/arrow/vectors/*): TIME back to milliseconds of day, timestamps to
@@ -48,19 +78,19 @@ func typed[A arrow.Array](t schema.DataType, f func(a A, i int) (any, error)) ge
 func newGetter(t schema.DataType) (getterFactory, error) {
 	switch t.Root {
 	case schema.RootBoolean:
-		return typed(t, func(a *array.Boolean, i int) (any, error) { return a.Value(i), nil }), nil
+		return plain[*array.Boolean](t), nil
 	case schema.RootTinyInt:
-		return typed(t, func(a *array.Int8, i int) (any, error) { return a.Value(i), nil }), nil
+		return plain[*array.Int8](t), nil
 	case schema.RootSmallInt:
-		return typed(t, func(a *array.Int16, i int) (any, error) { return a.Value(i), nil }), nil
+		return plain[*array.Int16](t), nil
 	case schema.RootInt:
-		return typed(t, func(a *array.Int32, i int) (any, error) { return a.Value(i), nil }), nil
+		return plain[*array.Int32](t), nil
 	case schema.RootBigInt:
-		return typed(t, func(a *array.Int64, i int) (any, error) { return a.Value(i), nil }), nil
+		return plain[*array.Int64](t), nil
 	case schema.RootFloat:
-		return typed(t, func(a *array.Float32, i int) (any, error) { return a.Value(i), nil }), nil
+		return plain[*array.Float32](t), nil
 	case schema.RootDouble:
-		return typed(t, func(a *array.Float64, i int) (any, error) { return a.Value(i), nil }), nil
+		return plain[*array.Float64](t), nil
 	case schema.RootChar, schema.RootString:
 		return typed(t, func(a *array.String, i int) (any, error) { return strings.Clone(a.Value(i)), nil }), nil
 	case schema.RootBytes:
@@ -157,19 +187,12 @@ func timestampGetter(t schema.DataType) (getterFactory, error) {
 }
 
 func listGetter(t schema.DataType, elem getterFactory) getterFactory {
-	return func(arr arrow.Array) (getter, error) {
-		a, ok := arr.(*array.List)
-		if !ok {
-			return nil, wrongArray(t, arr)
-		}
+	return bound(t, func(a *array.List) (getter, error) {
 		get, err := elem(a.ListValues())
 		if err != nil {
 			return nil, err
 		}
 		return func(i int) (any, error) {
-			if a.IsNull(i) {
-				return nil, nil
-			}
 			start, end := a.ValueOffsets(i)
 			out := make([]any, end-start)
 			for j := range out {
@@ -181,7 +204,7 @@ func listGetter(t schema.DataType, elem getterFactory) getterFactory {
 			}
 			return out, nil
 		}, nil
-	}
+	})
 }
 
 func mapGetter(t schema.DataType) (getterFactory, error) {
@@ -193,11 +216,7 @@ func mapGetter(t schema.DataType) (getterFactory, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(arr arrow.Array) (getter, error) {
-		a, ok := arr.(*array.Map)
-		if !ok {
-			return nil, wrongArray(t, arr)
-		}
+	return bound(t, func(a *array.Map) (getter, error) {
 		keys, err := keyF(a.Keys())
 		if err != nil {
 			return nil, err
@@ -207,9 +226,6 @@ func mapGetter(t schema.DataType) (getterFactory, error) {
 			return nil, err
 		}
 		return func(i int) (any, error) {
-			if a.IsNull(i) {
-				return nil, nil
-			}
 			start, end := a.ValueOffsets(i)
 			m := codec.Map{Keys: make([]any, end-start), Values: make([]any, end-start)}
 			for j := range m.Keys {
@@ -228,7 +244,7 @@ func mapGetter(t schema.DataType) (getterFactory, error) {
 			}
 			return m, nil
 		}, nil
-	}, nil
+	}), nil
 }
 
 func rowGetter(t schema.DataType) (getterFactory, error) {
@@ -240,10 +256,9 @@ func rowGetter(t schema.DataType) (getterFactory, error) {
 		}
 		fields[i] = g
 	}
-	return func(arr arrow.Array) (getter, error) {
-		a, ok := arr.(*array.Struct)
-		if !ok || a.NumField() != len(fields) {
-			return nil, wrongArray(t, arr)
+	return bound(t, func(a *array.Struct) (getter, error) {
+		if a.NumField() != len(fields) {
+			return nil, wrongArray(t, a)
 		}
 		gets := make([]getter, len(fields))
 		for i, mk := range fields {
@@ -254,9 +269,6 @@ func rowGetter(t schema.DataType) (getterFactory, error) {
 			gets[i] = g
 		}
 		return func(i int) (any, error) {
-			if a.IsNull(i) {
-				return nil, nil
-			}
 			out := make([]any, len(gets))
 			for j, g := range gets {
 				v, err := g(i)
@@ -267,5 +279,5 @@ func rowGetter(t schema.DataType) (getterFactory, error) {
 			}
 			return out, nil
 		}, nil
-	}, nil
+	}), nil
 }

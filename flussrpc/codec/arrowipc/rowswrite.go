@@ -33,16 +33,9 @@ type RowBuilder struct {
 // NewRowBuilder returns a builder for rows of cols, allocating from mem
 // (nil means memory.DefaultAllocator). Call Release when done.
 func NewRowBuilder(cols []schema.Column, mem memory.Allocator) (*RowBuilder, error) {
-	s, err := Schema(cols)
+	s, l, mem, err := tableSchema(cols, mem)
 	if err != nil {
 		return nil, err
-	}
-	l, err := schemaLayout(s)
-	if err != nil {
-		return nil, err
-	}
-	if mem == nil {
-		mem = memory.DefaultAllocator
 	}
 	b := &RowBuilder{schema: s, cols: cols, rb: array.NewRecordBuilder(mem, s), layout: l}
 	for i, c := range cols {
@@ -154,7 +147,33 @@ func typeErr(t schema.DataType, v any, msg string) error {
 	return &codec.TypeError{Type: t, Value: v, Msg: msg}
 }
 
+// withNulls makes a writer from check and add, which only see non-NULL
+// values: NULL is rejected in a NOT NULL column and otherwise appended as a
+// null slot.
+func withNulls(t schema.DataType, bld array.Builder, check func(v any) error, add func(v any)) valueWriter {
+	return valueWriter{
+		check: func(v any) error {
+			if v == nil {
+				if !t.Nullable {
+					return typeErr(t, v, "NULL in a NOT NULL column")
+				}
+				return nil
+			}
+			return check(v)
+		},
+		add: func(v any) {
+			if v == nil {
+				bld.AppendNull()
+				return
+			}
+			add(v)
+		},
+	}
+}
+
 // simpleWriter builds a writer from a conversion shared by check and add.
+// It is withNulls written out, which saves the scalar columns a call per
+// value.
 func simpleWriter[T any](t schema.DataType, bld array.Builder, conv func(v any) (T, error), put func(T)) valueWriter {
 	return valueWriter{
 		check: func(v any) error {
@@ -178,17 +197,24 @@ func simpleWriter[T any](t schema.DataType, bld array.Builder, conv func(v any) 
 	}
 }
 
+// typeConv is the conversion of values that must have Go type T, named want
+// in the error.
+func typeConv[T any](t schema.DataType, want string) func(v any) (T, error) {
+	return func(v any) (T, error) {
+		x, ok := v.(T)
+		if !ok {
+			var zero T
+			return zero, typeErr(t, v, "want "+want)
+		}
+		return x, nil
+	}
+}
+
 func newWriter(t schema.DataType, bld array.Builder) (valueWriter, error) {
 	switch t.Root {
 	case schema.RootBoolean:
 		b := bld.(*array.BooleanBuilder)
-		return simpleWriter(t, bld, func(v any) (bool, error) {
-			x, ok := v.(bool)
-			if !ok {
-				return false, typeErr(t, v, "want bool")
-			}
-			return x, nil
-		}, b.Append), nil
+		return simpleWriter(t, bld, typeConv[bool](t, "bool"), b.Append), nil
 	case schema.RootTinyInt:
 		b := bld.(*array.Int8Builder)
 		return simpleWriter(t, bld, intConv[int8](t, math.MinInt8, math.MaxInt8), b.Append), nil
@@ -203,13 +229,7 @@ func newWriter(t schema.DataType, bld array.Builder) (valueWriter, error) {
 		return simpleWriter(t, bld, intConv[int64](t, math.MinInt64, math.MaxInt64), b.Append), nil
 	case schema.RootFloat:
 		b := bld.(*array.Float32Builder)
-		return simpleWriter(t, bld, func(v any) (float32, error) {
-			x, ok := v.(float32)
-			if !ok {
-				return 0, typeErr(t, v, "want float32")
-			}
-			return x, nil
-		}, b.Append), nil
+		return simpleWriter(t, bld, typeConv[float32](t, "float32"), b.Append), nil
 	case schema.RootDouble:
 		b := bld.(*array.Float64Builder)
 		return simpleWriter(t, bld, func(v any) (float64, error) {
@@ -223,30 +243,19 @@ func newWriter(t schema.DataType, bld array.Builder) (valueWriter, error) {
 		}, b.Append), nil
 	case schema.RootChar, schema.RootString:
 		b := bld.(*array.StringBuilder)
-		return simpleWriter(t, bld, func(v any) (string, error) {
-			x, ok := v.(string)
-			if !ok {
-				return "", typeErr(t, v, "want string")
-			}
-			return x, nil
-		}, b.Append), nil
+		return simpleWriter(t, bld, typeConv[string](t, "string"), b.Append), nil
 	case schema.RootBytes:
 		b := bld.(*array.BinaryBuilder)
-		return simpleWriter(t, bld, func(v any) ([]byte, error) {
-			x, ok := v.([]byte)
-			if !ok {
-				return nil, typeErr(t, v, "want []byte")
-			}
-			return x, nil
-		}, b.Append), nil
+		return simpleWriter(t, bld, typeConv[[]byte](t, "[]byte"), b.Append), nil
 	case schema.RootBinary:
 		b := bld.(*array.FixedSizeBinaryBuilder)
 		n := t.Length
 		pad := make([]byte, n)
+		bytesConv := typeConv[[]byte](t, "[]byte")
 		return simpleWriter(t, bld, func(v any) ([]byte, error) {
-			x, ok := v.([]byte)
-			if !ok {
-				return nil, typeErr(t, v, "want []byte")
+			x, err := bytesConv(v)
+			if err != nil {
+				return nil, err
 			}
 			if len(x) > n {
 				return nil, typeErr(t, v, fmt.Sprintf("%d bytes exceed BINARY(%d)", len(x), n))
@@ -458,37 +467,23 @@ func listWriter(t schema.DataType, b *array.ListBuilder) (valueWriter, error) {
 	if err != nil {
 		return valueWriter{}, err
 	}
-	return valueWriter{
-		check: func(v any) error {
-			if v == nil {
-				if !t.Nullable {
-					return typeErr(t, v, "NULL in a NOT NULL column")
-				}
-				return nil
+	return withNulls(t, b, func(v any) error {
+		xs, ok := v.([]any)
+		if !ok {
+			return typeErr(t, v, "want []any")
+		}
+		for _, x := range xs {
+			if err := elem.check(x); err != nil {
+				return err
 			}
-			xs, ok := v.([]any)
-			if !ok {
-				return typeErr(t, v, "want []any")
-			}
-			for _, x := range xs {
-				if err := elem.check(x); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
-		add: func(v any) {
-			if v == nil {
-				b.AppendNull()
-				return
-			}
-			xs := v.([]any)
-			b.Append(true)
-			for _, x := range xs {
-				elem.add(x)
-			}
-		},
-	}, nil
+		}
+		return nil
+	}, func(v any) {
+		b.Append(true)
+		for _, x := range v.([]any) {
+			elem.add(x)
+		}
+	}), nil
 }
 
 func mapWriter(t schema.DataType, b *array.MapBuilder) (valueWriter, error) {
@@ -500,46 +495,35 @@ func mapWriter(t schema.DataType, b *array.MapBuilder) (valueWriter, error) {
 	if err != nil {
 		return valueWriter{}, err
 	}
-	return valueWriter{
-		check: func(v any) error {
-			if v == nil {
-				if !t.Nullable {
-					return typeErr(t, v, "NULL in a NOT NULL column")
-				}
-				return nil
+	return withNulls(t, b, func(v any) error {
+		m, ok := v.(codec.Map)
+		if !ok {
+			return typeErr(t, v, "want codec.Map")
+		}
+		if len(m.Keys) != len(m.Values) {
+			return typeErr(t, v, fmt.Sprintf("%d keys but %d values", len(m.Keys), len(m.Values)))
+		}
+		for i := range m.Keys {
+			if err := key.check(m.Keys[i]); err != nil {
+				return err
 			}
-			m, ok := v.(codec.Map)
-			if !ok {
-				return typeErr(t, v, "want codec.Map")
+			if err := val.check(m.Values[i]); err != nil {
+				return err
 			}
-			if len(m.Keys) != len(m.Values) {
-				return typeErr(t, v, fmt.Sprintf("%d keys but %d values", len(m.Keys), len(m.Values)))
-			}
-			for i := range m.Keys {
-				if err := key.check(m.Keys[i]); err != nil {
-					return err
-				}
-				if err := val.check(m.Values[i]); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
-		add: func(v any) {
-			if v == nil {
-				b.AppendNull()
-				return
-			}
-			m := v.(codec.Map)
-			b.Append(true)
-			for i := range m.Keys {
-				key.add(m.Keys[i])
-				val.add(m.Values[i])
-			}
-		},
-	}, nil
+		}
+		return nil
+	}, func(v any) {
+		m := v.(codec.Map)
+		b.Append(true)
+		for i := range m.Keys {
+			key.add(m.Keys[i])
+			val.add(m.Values[i])
+		}
+	}), nil
 }
 
+// rowWriter relies on StructBuilder.AppendNull (called by withNulls) giving
+// a NULL struct one (null) slot in every child.
 func rowWriter(t schema.DataType, b *array.StructBuilder) (valueWriter, error) {
 	fields := make([]valueWriter, len(t.Fields))
 	for i, f := range t.Fields {
@@ -549,36 +533,22 @@ func rowWriter(t schema.DataType, b *array.StructBuilder) (valueWriter, error) {
 		}
 		fields[i] = w
 	}
-	return valueWriter{
-		check: func(v any) error {
-			if v == nil {
-				if !t.Nullable {
-					return typeErr(t, v, "NULL in a NOT NULL column")
-				}
-				return nil
+	return withNulls(t, b, func(v any) error {
+		xs, ok := v.([]any)
+		if !ok || len(xs) != len(fields) {
+			return typeErr(t, v, fmt.Sprintf("want []any of %d values", len(fields)))
+		}
+		for i, f := range fields {
+			if err := f.check(xs[i]); err != nil {
+				return err
 			}
-			xs, ok := v.([]any)
-			if !ok || len(xs) != len(fields) {
-				return typeErr(t, v, fmt.Sprintf("want []any of %d values", len(fields)))
-			}
-			for i, f := range fields {
-				if err := f.check(xs[i]); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
-		add: func(v any) {
-			if v == nil {
-				// A NULL struct still needs one (null) slot in every child.
-				b.AppendNull()
-				return
-			}
-			xs := v.([]any)
-			b.Append(true)
-			for i, f := range fields {
-				f.add(xs[i])
-			}
-		},
-	}, nil
+		}
+		return nil
+	}, func(v any) {
+		xs := v.([]any)
+		b.Append(true)
+		for i, f := range fields {
+			f.add(xs[i])
+		}
+	}), nil
 }

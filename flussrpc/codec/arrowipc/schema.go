@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
 )
@@ -154,6 +155,23 @@ func Schema(cols []schema.Column) (*arrow.Schema, error) {
 		fields[i] = f
 	}
 	return arrow.NewSchema(fields, nil), nil
+}
+
+// tableSchema is the common start of the constructors: the Arrow schema of
+// cols, its message layout, and mem or, when nil, memory.DefaultAllocator.
+func tableSchema(cols []schema.Column, mem memory.Allocator) (*arrow.Schema, layout, memory.Allocator, error) {
+	s, err := Schema(cols)
+	if err != nil {
+		return nil, layout{}, nil, err
+	}
+	l, err := schemaLayout(s)
+	if err != nil {
+		return nil, layout{}, nil, err
+	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	return s, l, mem, nil
 }
 
 // SchemaOfRowType is Schema for a ROW type, such as schema.Schema.RowType().
