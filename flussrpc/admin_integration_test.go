@@ -469,6 +469,11 @@ func TestBucketsStatsAndSnapshots(t *testing.T) {
 	if err := adm.CreateTable(ctx, path, schema.TableDescriptor{Schema: s, BucketCount: &two}, false); err != nil {
 		t.Fatal(err)
 	}
+	// GetTableStats waits for the new table's leaders; GetBuckets then sees them.
+	stats, err := adm.GetTableStats(ctx, path, "", nil)
+	if err != nil || len(stats) != 2 || stats[0] != 0 || stats[1] != 0 {
+		t.Fatalf("GetTableStats(empty) = %v, %v", stats, err)
+	}
 	buckets, err := adm.GetBuckets(ctx, path, "")
 	if err != nil || len(buckets) != 2 {
 		t.Fatalf("GetBuckets = %+v, %v", buckets, err)
@@ -477,10 +482,6 @@ func TestBucketsStatsAndSnapshots(t *testing.T) {
 		if b.Bucket != int32(i) || b.Leader < 0 || len(b.Replicas) == 0 {
 			t.Errorf("bucket %d = %+v", i, b)
 		}
-	}
-	stats, err := adm.GetTableStats(ctx, path, "", nil)
-	if err != nil || len(stats) != 2 || stats[0] != 0 || stats[1] != 0 {
-		t.Fatalf("GetTableStats(empty) = %v, %v", stats, err)
 	}
 	snaps, err := adm.GetLatestKVSnapshots(ctx, path, "")
 	if err != nil || len(snaps) != 2 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"strings"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -79,8 +80,31 @@ func (a *Admin) ListPartitionInfos(ctx context.Context, path TablePath, partial 
 	return out, nil
 }
 
-// CreatePartition creates a partition from a full spec (every partition key).
+// newTableGrace is how long after a table's creation CreatePartition
+// waits before adding its first partitions. A Fluss 0.9.1 coordinator that
+// sees a partition before it has processed the creation of its table
+// (both reach it through separate ZooKeeper watches) fails with a
+// NullPointerException and is then left unable to elect bucket leaders for
+// ANY table until it restarts. Observed with a partition created 60 ms
+// after its table; one second is ample for the watch to be processed.
+const newTableGrace = time.Second
+
+// CreatePartition creates a partition from a full spec (every partition
+// key). Right after the table's creation it first waits (see newTableGrace).
 func (a *Admin) CreatePartition(ctx context.Context, path TablePath, spec map[string]string, ignoreIfExists bool) error {
+	info, err := a.GetTableInfo(ctx, path)
+	if err != nil {
+		return err
+	}
+	if age := time.Since(info.CreatedTime); age < newTableGrace {
+		t := time.NewTimer(newTableGrace - age)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
 	// Field 3 of CreatePartitionRequest is named ignore_if_not_exists
 	// upstream, but the server reads it as "ignore if it already exists".
 	req := &pb.CreatePartitionRequest{TablePath: path.pb(), PartitionSpec: specPB(spec), IgnoreIfNotExists: proto.Bool(ignoreIfExists)}

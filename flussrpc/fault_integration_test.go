@@ -18,8 +18,7 @@ import (
 // right after a chosen write has been passed on to the server.
 type faultConn struct {
 	net.Conn
-	writes    atomic.Int32
-	cutAfter  int32 // close after this many writes; 0 = never
+	cutNext   atomic.Bool // close right after the next write
 	holdReads atomic.Bool
 	mu        sync.Mutex // serialises release
 	released  chan struct{}
@@ -27,7 +26,7 @@ type faultConn struct {
 
 func (f *faultConn) Write(p []byte) (int, error) {
 	n, err := f.Conn.Write(p)
-	if w := f.writes.Add(1); f.cutAfter > 0 && w == f.cutAfter {
+	if f.cutNext.Swap(false) {
 		f.Conn.Close()
 	}
 	return n, err
@@ -52,11 +51,10 @@ func (f *faultConn) release() {
 	}
 }
 
-// faultDialer hands out faultConns configured by configure and records them.
+// faultDialer hands out faultConns and records them.
 type faultDialer struct {
 	mu    sync.Mutex
 	conns []*faultConn
-	setup func(*faultConn)
 }
 
 func (d *faultDialer) dial(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -67,9 +65,6 @@ func (d *faultDialer) dial(ctx context.Context, network, addr string) (net.Conn,
 	}
 	fc := &faultConn{Conn: c, released: make(chan struct{})}
 	d.mu.Lock()
-	if d.setup != nil {
-		d.setup(fc)
-	}
 	d.conns = append(d.conns, fc)
 	d.mu.Unlock()
 	return fc, nil
@@ -131,13 +126,13 @@ func TestCutAfterSendIsNotSafeToRetry(t *testing.T) {
 	c := newClient(t, flussrpc.Config{Conn: flussrpc.ConnConfig{Dialer: d.dial}})
 	adm := c.Admin()
 	db := uniqueName("cut")
-	// Every new connection is cut right after its second write: the first
-	// is ApiVersions, the second the user's request.
+	// Arm every open connection (the coordinator's among them, which
+	// catalog writes use) to die right after its next write: the request
+	// reaches the server, its reply never comes back.
 	d.mu.Lock()
 	for _, fc := range d.conns {
-		fc.Close()
+		fc.cutNext.Store(true)
 	}
-	d.setup = func(fc *faultConn) { fc.cutAfter = 2 }
 	d.mu.Unlock()
 
 	err := adm.CreateDatabase(testCtx(t), db, schema.DatabaseDescriptor{}, false)
@@ -148,9 +143,6 @@ func TestCutAfterSendIsNotSafeToRetry(t *testing.T) {
 	if !errors.As(err, &te) || flussrpc.SafeToRetry(err) {
 		t.Fatalf("error = %v (SafeToRetry %v), want a transport error that may have been sent", err, flussrpc.SafeToRetry(err))
 	}
-	d.mu.Lock()
-	d.setup = nil
-	d.mu.Unlock()
 	// The server may well have created it: that is exactly why no retry.
 	_ = adm.DropDatabase(context.Background(), db, true, true)
 }

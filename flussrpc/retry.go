@@ -9,10 +9,12 @@ import (
 // routing. A bucket that was just created or moved is typically served
 // again within a second or two: metadata can name the new leader before
 // that server has taken over, and it answers NOT_LEADER_OR_FOLLOWER until
-// then. Ten attempts with capped exponential back-off wait about five
-// seconds in all, and the caller's context can always end it sooner.
+// then; on a loaded machine leader election after CREATE TABLE has been
+// seen to take over five seconds. Twenty attempts with capped exponential
+// back-off wait about fifteen seconds in all, and the caller's context can
+// always end it sooner.
 const (
-	retryAttempts   = 10
+	retryAttempts   = 20
 	retryFirstDelay = 50 * time.Millisecond
 	retryMaxDelay   = time.Second
 )

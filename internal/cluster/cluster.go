@@ -257,9 +257,10 @@ func waitPort(ctx context.Context, addr string, d time.Duration) error {
 }
 
 // fingerprint identifies the settings a running cluster was started with,
-// so that Up never reuses a cluster started without, say, SASL.
+// so that Up never reuses a cluster started without, say, SASL, or with an
+// older server configuration. (fmt prints maps in sorted key order.)
 func (c Config) fingerprint() string {
-	return fmt.Sprintf("version=%s tablets=%d sasl=%t java=%s\n", c.Version, c.Tablets, c.SASL, c.Java)
+	return fmt.Sprintf("version=%s tablets=%d sasl=%t java=%s conf=%v\n", c.Version, c.Tablets, c.SASL, c.Java, c.commonConf())
 }
 
 func (c Config) fingerprintFile() string { return filepath.Join(c.Dir, "settings") }

@@ -174,12 +174,15 @@ func (c Config) commonConf() map[string]string {
 		"zookeeper.path.root": "/fluss",
 		"remote.data.dir":     filepath.Join(c.Dir, "remote"),
 		// Small thread pools: the whole cluster shares two cores with the tests.
-		"netty.server.num-network-threads":  "1",
-		"netty.server.num-worker-threads":   "3",
-		"default.bucket.number":             "1",
-		"default.replication.factor":        strconv.Itoa(c.replicationFactor()),
-		"kv.snapshot.interval":              "1s",
+		"netty.server.num-network-threads": "1",
+		"netty.server.num-worker-threads":  "3",
+		"default.bucket.number":            "1",
+		"default.replication.factor":       strconv.Itoa(c.replicationFactor()),
+		"kv.snapshot.interval":             "1s",
+		// Small segments, tiered every second, so that tests can read
+		// log segments from remote.data.dir within seconds.
 		"remote.log.task-interval-duration": "1s",
+		"log.segment.file-size":             "1mb",
 	}
 	if c.SASL {
 		m["security.protocol.map"] = "SASL:SASL"

@@ -75,3 +75,35 @@ func Run(tb testing.TB, bootstrap string, stdin any, out any, args ...string) *E
 	}
 	return nil
 }
+
+// ScanRow is one record printed by `peer.py scan`: where it was read, its
+// change type ("+A", "+I", "-U", "+U", "-D") and its values in the tagged
+// JSON documented in peer.py, one raw value per column.
+type ScanRow struct {
+	Partition *string           `json:"partition"` // nil for non-partitioned tables
+	Bucket    int32             `json:"bucket"`
+	Offset    int64             `json:"offset"`
+	Change    string            `json:"change"`
+	Row       []json.RawMessage `json:"row"`
+}
+
+// ScanResult is what `peer.py scan` prints: every record up to the end
+// offsets the peer saw when it started (keyed "partition/bucket").
+type ScanResult struct {
+	Rows       []ScanRow        `json:"rows"`
+	EndOffsets map[string]int64 `json:"end_offsets"`
+}
+
+// Scan reads every bucket (and partition) of a table with pyfluss up to
+// its current end. ARROW log tables are read through pyarrow, exact to the
+// nanosecond; primary-key tables (their changelog) only record by record,
+// so their timestamps are exact to the microsecond. pyfluss 1.0.0 cannot
+// read INDEXED or COMPACTED log tables.
+func Scan(tb testing.TB, bootstrap, database, table string) ScanResult {
+	tb.Helper()
+	var out ScanResult
+	if perr := Run(tb, bootstrap, nil, &out, "scan", database, table); perr != nil {
+		tb.Fatalf("peer scan %s.%s: %s (code %d)", database, table, perr.Message, perr.Code)
+	}
+	return out
+}

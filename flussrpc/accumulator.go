@@ -1,0 +1,493 @@
+package flussrpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// The write path, shared by AppendWriter and UpsertWriter:
+//
+//   - the writer turns a row into a bucket of a physical path and adds it
+//     to that bucket's open batch (wrEngine.mu held);
+//   - a batch is closed when it reaches the batch size, when it is older
+//     than the batch timeout, on Flush/Close, or when appenders wait for
+//     buffer memory;
+//   - the sender goroutine (sender.go) stamps writer id and sequence,
+//     groups closed batches by bucket leader into one PRODUCE_LOG / PUT_KV
+//     request per server, and hands each response back to onResult;
+//   - idempotence.go decides what a per-bucket outcome means (success,
+//     retry with the same sequence, failure) and renumbers after failures.
+
+// wrBuilder accumulates the records of one batch and produces its bytes.
+type wrBuilder interface {
+	// wrSize is the batch size in bytes so far (an estimate for ARROW).
+	wrSize() int
+	// wrBuild returns the finished batch carrying writer id and sequence.
+	// It is called once, by the sender, after the batch was closed.
+	wrBuild(writerID int64, seq int32) ([]byte, error)
+	// wrRelease frees the builder's memory.
+	wrRelease()
+}
+
+// wrBucketKey identifies a bucket of one physical path.
+type wrBucketKey struct {
+	partition string
+	bucket    int32
+}
+
+// wrBatch is one batch of records of one bucket: open (accepting records),
+// queued, in flight, or done.
+type wrBatch struct {
+	bs      *wrBucket
+	order   uint64 // creation order within the writer
+	created time.Time
+	builder wrBuilder // nil once built
+	records int
+	memory  int64 // bytes charged to the buffer
+
+	data     []byte // built bytes, kept for retries
+	writerID int64
+	seq      int32 // batch sequence, -1 until first sent (idempotent only)
+	// stampWriter and stampSeq are the writer id and sequence in data.
+	stampWriter int64
+	stampSeq    int32
+	attempts    int
+
+	done       chan struct{}
+	err        error
+	baseOffset int64 // log tables: offset of the first record; -1 if unknown
+}
+
+// wrBucket is the state of one bucket: its open batch, the batches waiting
+// to be sent (retries first, in sequence order) and idempotence bookkeeping.
+type wrBucket struct {
+	key         wrBucketKey
+	phys        PhysicalPath
+	partitionID int64 // -1 for non-partitioned tables
+
+	open     *wrBatch
+	queue    []*wrBatch
+	inflight int
+
+	// Idempotence (idempotence.go).
+	writerID   int64 // the writer id the sequences below belong to
+	nextSeq    int32
+	lastAcked  int32   // -1: none acknowledged yet
+	recovering bool    // resend only after every in-flight batch returned
+	holes      []int32 // sequences of batches the server rejected
+	retryAt    time.Time
+}
+
+// wrEngine is the accumulator and sender of one writer.
+type wrEngine struct {
+	c       *Client
+	table   *Table
+	kv      bool // PUT_KV (upsert writer) instead of PRODUCE_LOG
+	cfg     wrConfig
+	putKv   func() *putKvShape // PUT_KV request fields; nil for log writers
+	ctx     context.Context    // ends when the writer is closed
+	cancel  context.CancelFunc
+	stopped chan struct{}
+	wake    chan struct{}
+	// awaiting counts the goroutines waiting for responses.
+	awaiting sync.WaitGroup
+
+	mu         sync.Mutex
+	buckets    map[wrBucketKey]*wrBucket
+	order      []*wrBucket // buckets in creation order, for fair draining
+	incomplete map[*wrBatch]struct{}
+	flushing   int
+	closing    bool
+	closed     bool
+
+	memUsed    int64
+	memFree    chan struct{} // closed (and replaced) whenever memory is freed
+	memWaiters int
+
+	batches  uint64 // batches created so far
+	writerID int64  // current writer id, -1 when none (idempotence.go)
+}
+
+// putKvShape carries the PUT_KV fields that are the same for every request.
+type putKvShape struct {
+	targetColumns []int32
+	aggMode       *int32
+}
+
+// ErrWriterClosed is returned by writes on a closed writer.
+var ErrWriterClosed = errors.New("flussrpc: writer is closed")
+
+func newWrEngine(t *Table, cfg wrConfig, kv bool) *wrEngine {
+	ctx, cancel := context.WithCancel(context.Background())
+	e := &wrEngine{
+		c: t.c, table: t, kv: kv, cfg: cfg, ctx: ctx, cancel: cancel,
+		stopped:    make(chan struct{}),
+		wake:       make(chan struct{}, 1),
+		buckets:    make(map[wrBucketKey]*wrBucket),
+		incomplete: make(map[*wrBatch]struct{}),
+		memFree:    make(chan struct{}),
+		writerID:   -1,
+	}
+	go e.run()
+	return e
+}
+
+// signal wakes the sender.
+func (e *wrEngine) signal() {
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+// lockForAppend takes e.mu once buffer memory is available, waiting (and
+// asking the sender to send what it has) while it is used up.
+func (e *wrEngine) lockForAppend(ctx context.Context) error {
+	var deadline <-chan time.Time
+	for {
+		e.mu.Lock()
+		if e.closed || e.closing {
+			e.mu.Unlock()
+			return ErrWriterClosed
+		}
+		if e.memUsed < e.cfg.memory {
+			return nil
+		}
+		ch := e.memFree
+		e.memWaiters++
+		e.mu.Unlock()
+		e.signal()
+		if deadline == nil && e.cfg.memWait > 0 {
+			t := time.NewTimer(e.cfg.memWait)
+			defer t.Stop()
+			deadline = t.C
+		}
+		var err error
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-deadline:
+			err = fmt.Errorf("flussrpc: no writer buffer memory became free within %s (client.writer.buffer.wait-timeout)", e.cfg.memWait)
+		}
+		e.mu.Lock()
+		e.memWaiters--
+		e.mu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// bucketLocked returns the state of a bucket, creating it.
+func (e *wrEngine) bucketLocked(phys PhysicalPath, partitionID int64, bucket int32) *wrBucket {
+	k := wrBucketKey{partition: phys.Partition, bucket: bucket}
+	if bs, ok := e.buckets[k]; ok {
+		return bs
+	}
+	bs := &wrBucket{key: k, phys: phys, partitionID: partitionID, writerID: -1, lastAcked: -1}
+	e.buckets[k] = bs
+	e.order = append(e.order, bs)
+	return bs
+}
+
+// fullLocked reports whether the bucket's open batch has reached the
+// batch size, so the next record should start a new batch.
+func (e *wrEngine) fullLocked(bs *wrBucket) bool {
+	return bs.open != nil && bs.open.records > 0 && bs.open.builder.wrSize() >= e.cfg.batchSize
+}
+
+// closeOpenLocked moves the open batch to the send queue.
+func (e *wrEngine) closeOpenLocked(bs *wrBucket) {
+	if bs.open == nil {
+		return
+	}
+	if bs.open.records == 0 {
+		bs.open.builder.wrRelease()
+		delete(e.incomplete, bs.open)
+		bs.open = nil
+		return
+	}
+	bs.queue = append(bs.queue, bs.open)
+	bs.open = nil
+}
+
+// appendLocked adds one record to the bucket's open batch through add,
+// closing a full batch first. newBuilder makes the builder of a new batch.
+// It returns the batch holding the record. e.mu must be held.
+func (e *wrEngine) appendLocked(bs *wrBucket, newBuilder func() (wrBuilder, error), add func(wrBuilder) error) (*wrBatch, error) {
+	if e.fullLocked(bs) {
+		e.closeOpenLocked(bs)
+		e.signal()
+	}
+	if bs.open == nil {
+		bld, err := newBuilder()
+		if err != nil {
+			return nil, err
+		}
+		e.batches++
+		b := &wrBatch{bs: bs, order: e.batches, created: time.Now(), builder: bld, seq: -1, done: make(chan struct{}), baseOffset: -1}
+		bs.open = b
+		e.incomplete[b] = struct{}{}
+	}
+	b := bs.open
+	if err := add(b.builder); err != nil {
+		if b.records == 0 {
+			e.closeOpenLocked(bs) // drops the empty batch
+		}
+		return nil, err
+	}
+	b.records++
+	e.chargeLocked(b)
+	if e.fullLocked(bs) {
+		e.closeOpenLocked(bs)
+		e.signal()
+	}
+	return b, nil
+}
+
+// addBatchLocked queues a batch that was built whole (AppendArrow).
+func (e *wrEngine) addBatchLocked(bs *wrBucket, bld wrBuilder, records int) *wrBatch {
+	e.closeOpenLocked(bs)
+	e.batches++
+	b := &wrBatch{bs: bs, order: e.batches, created: time.Now(), builder: bld, records: records, seq: -1, done: make(chan struct{}), baseOffset: -1}
+	e.incomplete[b] = struct{}{}
+	e.chargeLocked(b)
+	bs.queue = append(bs.queue, b)
+	e.signal()
+	return b
+}
+
+// chargeLocked charges the growth of a batch to the buffer memory.
+func (e *wrEngine) chargeLocked(b *wrBatch) {
+	if n := int64(b.builder.wrSize()); n > b.memory {
+		e.memUsed += n - b.memory
+		b.memory = n
+	}
+}
+
+// completeLocked finishes a batch: its records are acknowledged (err nil)
+// or failed, its memory is returned and waiters are woken.
+func (e *wrEngine) completeLocked(b *wrBatch, err error) {
+	if _, ok := e.incomplete[b]; !ok {
+		return
+	}
+	delete(e.incomplete, b)
+	if err != nil {
+		err = &WriteError{Table: e.table.info.Path, Partition: b.bs.phys.Partition, Bucket: b.bs.key.bucket, Records: b.records, Err: err}
+	}
+	b.err = err
+	if b.builder != nil {
+		b.builder.wrRelease()
+		b.builder = nil
+	}
+	b.data = nil
+	e.memUsed -= b.memory
+	b.memory = 0
+	if e.memWaiters > 0 {
+		close(e.memFree)
+		e.memFree = make(chan struct{})
+	}
+	close(b.done)
+}
+
+// WriteError is the failure of the records of one batch: they were not
+// written (or, after an ambiguous network failure with idempotence off,
+// may have been). errors.Is matches the server error, for example
+// errors.Is(err, ErrDeletionDisabled).
+type WriteError struct {
+	Table     TablePath
+	Partition string // "" for non-partitioned tables
+	Bucket    int32
+	Records   int // records of the batch, all failed
+	Err       error
+}
+
+// Error describes the failed batch.
+func (e *WriteError) Error() string {
+	where := e.Table.String()
+	if e.Partition != "" {
+		where += " partition " + e.Partition
+	}
+	return fmt.Sprintf("flussrpc: writing %d records to %s bucket %d: %v", e.Records, where, e.Bucket, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// WriteResult is the outcome of one Append, AppendArrow, Upsert or Delete.
+// The zero value is complete and successful.
+type WriteResult struct {
+	b    *wrBatch
+	more []*wrBatch // AppendArrow records split over several batches
+}
+
+// Done is closed once the server acknowledged or rejected the write (for
+// writes split over several batches, the first of them).
+func (r WriteResult) Done() <-chan struct{} {
+	if r.b == nil {
+		return closedChan
+	}
+	return r.b.done
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// Wait blocks until the write is acknowledged and returns nil, or returns
+// the *WriteError that failed it, or the context's error.
+func (r WriteResult) Wait(ctx context.Context) error {
+	if r.b == nil {
+		return nil
+	}
+	for _, b := range append([]*wrBatch{r.b}, r.more...) {
+		select {
+		case <-b.done:
+			if b.err != nil {
+				return b.err
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// Offset returns the log offset the server assigned to the write's batch
+// (PRODUCE_LOG base_offset; for upserts the changelog end offset), or -1
+// when unknown or not yet acknowledged.
+func (r WriteResult) Offset() int64 {
+	if r.b == nil {
+		return -1
+	}
+	select {
+	case <-r.b.done:
+		return r.b.baseOffset
+	default:
+		return -1
+	}
+}
+
+// FlushError reports the writes that failed among those a Flush waited for.
+type FlushError struct {
+	// FailedRecords counts the failed records.
+	FailedRecords int
+	// Errs holds the *WriteError of each failed batch (at most 16).
+	Errs []error
+}
+
+// Error summarises the failures.
+func (e *FlushError) Error() string {
+	if len(e.Errs) == 0 {
+		return fmt.Sprintf("flussrpc: %d records failed", e.FailedRecords)
+	}
+	return fmt.Sprintf("flussrpc: %d records failed; first: %v", e.FailedRecords, e.Errs[0])
+}
+
+// Unwrap gives errors.Is and errors.As access to every batch error.
+func (e *FlushError) Unwrap() []error { return e.Errs }
+
+// flush sends every record added so far without waiting for the batch
+// timeout and waits until all are acknowledged or failed.
+func (e *wrEngine) flush(ctx context.Context) error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return ErrWriterClosed
+	}
+	pending := make([]*wrBatch, 0, len(e.incomplete))
+	for b := range e.incomplete {
+		pending = append(pending, b)
+	}
+	e.flushing++
+	e.mu.Unlock()
+	e.signal()
+	defer func() {
+		e.mu.Lock()
+		e.flushing--
+		e.mu.Unlock()
+	}()
+	var fe FlushError
+	for _, b := range pending {
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if b.err != nil {
+			fe.FailedRecords += b.records
+			if len(fe.Errs) < 16 {
+				fe.Errs = append(fe.Errs, b.err)
+			}
+		}
+	}
+	if fe.FailedRecords > 0 {
+		return &fe
+	}
+	return nil
+}
+
+// close flushes, then stops the sender. Batches still unsent when ctx ends
+// fail with ErrWriterClosed.
+func (e *wrEngine) close(ctx context.Context) error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.mu.Unlock()
+	ferr := e.flush(ctx)
+	e.mu.Lock()
+	e.closing = true
+	e.mu.Unlock()
+	e.cancel()
+	<-e.stopped
+	e.awaiting.Wait()
+	e.mu.Lock()
+	e.closed = true
+	for b := range e.incomplete {
+		e.completeLocked(b, ErrWriterClosed)
+	}
+	e.mu.Unlock()
+	return ferr
+}
+
+// readyLocked collects the batches to send now, marking them in flight,
+// and returns when the sender should look again if nothing changes.
+func (e *wrEngine) readyLocked(now time.Time) (ready []*wrBatch, next time.Time) {
+	urgent := e.flushing > 0 || e.memWaiters > 0 || e.closing
+	for _, bs := range e.order {
+		if bs.open != nil && bs.open.records > 0 {
+			due := bs.open.created.Add(e.cfg.linger)
+			if urgent || !now.Before(due) {
+				e.closeOpenLocked(bs)
+			} else if next.IsZero() || due.Before(next) {
+				next = due
+			}
+		}
+		if len(bs.queue) == 0 {
+			continue
+		}
+		if now.Before(bs.retryAt) {
+			if next.IsZero() || bs.retryAt.Before(next) {
+				next = bs.retryAt
+			}
+			continue
+		}
+		if !e.sequenceReadyLocked(bs) {
+			continue
+		}
+		for len(bs.queue) > 0 && bs.inflight < e.cfg.maxInflight {
+			b := bs.queue[0]
+			bs.queue = slices.Delete(bs.queue, 0, 1)
+			e.assignSequenceLocked(bs, b)
+			bs.inflight++
+			b.attempts++
+			ready = append(ready, b)
+		}
+	}
+	return ready, next
+}

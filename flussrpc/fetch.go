@@ -1,0 +1,393 @@
+package flussrpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/flussrpc/pb"
+)
+
+// The fetch engine of a LogScanner, modelled on the Java LogFetcher: every
+// subscribed bucket that has no fetch in flight and no undrained data is
+// fetched from its leader; buckets are grouped into one FETCH_LOG per
+// tablet server, and a server gets no second request while one is
+// pending. Answers are buffered until Poll drains them; the buffer is
+// bounded in bytes by LogScanOptions.MaxBufferedBytes.
+
+// scCompleted is one bucket's answer waiting to be polled.
+type scCompleted struct {
+	id          scBucketID
+	epoch       uint64
+	fetchOffset int64
+	records     []byte
+	remote      bool // read from remote storage: full rows, no server projection
+	line        codec.ServerLine
+	hw          int64
+	err         error
+}
+
+// scFetchEntry is one bucket of a fetch request.
+type scFetchEntry struct {
+	id          scBucketID
+	path        PhysicalPath
+	epoch       uint64
+	fetchOffset int64
+	fetchBytes  int32 // max_fetch_bytes for the bucket; 0 = the option's
+	tableID     int64
+	partitionID int64
+}
+
+type scFetcher struct {
+	s *LogScanner
+
+	mu            sync.Mutex
+	pendingNodes  map[int32]bool
+	buffer        []*scCompleted
+	bufferedBytes int
+	lines         map[int32]codec.ServerLine
+	wg            sync.WaitGroup
+	remoteReads   atomic.Int64 // answers served from remote log segments
+}
+
+func newScFetcher(s *LogScanner) *scFetcher {
+	return &scFetcher{s: s, pendingNodes: make(map[int32]bool), lines: make(map[int32]codec.ServerLine)}
+}
+
+func (f *scFetcher) close() { f.wg.Wait() }
+
+// next pops the oldest buffered answer, or nil.
+func (f *scFetcher) next() *scCompleted {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.buffer) == 0 {
+		return nil
+	}
+	c := f.buffer[0]
+	f.buffer[0] = nil
+	f.buffer = f.buffer[1:]
+	return c
+}
+
+// bufferedCount is the number of answers waiting to be polled.
+func (f *scFetcher) bufferedCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.buffer)
+}
+
+// release accounts a drained answer and makes its bucket fetchable again.
+func (f *scFetcher) release(c *scCompleted, b *scBucket) {
+	f.mu.Lock()
+	f.bufferedBytes -= len(c.records)
+	f.mu.Unlock()
+	if b == nil {
+		return
+	}
+	s := f.s
+	s.mu.Lock()
+	if b.epoch == c.epoch {
+		b.busy = false
+		if c.err == nil {
+			b.retry = 0
+		}
+	}
+	s.mu.Unlock()
+}
+
+// push buffers an answer and wakes Poll.
+func (f *scFetcher) push(c *scCompleted) {
+	f.mu.Lock()
+	f.buffer = append(f.buffer, c)
+	f.bufferedBytes += len(c.records)
+	f.mu.Unlock()
+	f.s.signal()
+}
+
+// sendReady sends a fetch to every server that has fetchable buckets and
+// no request pending.
+func (f *scFetcher) sendReady(ctx context.Context) {
+	s := f.s
+	f.mu.Lock()
+	full := f.bufferedBytes >= s.opts.MaxBufferedBytes
+	f.mu.Unlock()
+	if full {
+		return
+	}
+	now := time.Now()
+	type cand struct {
+		id    scBucketID
+		path  PhysicalPath
+		epoch uint64
+	}
+	var cands []cand
+	s.mu.Lock()
+	for id, b := range s.buckets {
+		if !b.busy && !b.done && !now.Before(b.backoff) {
+			cands = append(cands, cand{id, b.path, b.epoch})
+		}
+	}
+	s.mu.Unlock()
+	if len(cands) == 0 {
+		return
+	}
+	byNode := make(map[int32][]scFetchEntry)
+	nodes := make(map[int32]ServerNode)
+	for _, c := range cands {
+		n, rt, err := s.t.c.leaderOf(ctx, c.path, c.id.bucket)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			f.bucketFailed(scFetchEntry{id: c.id, path: c.path, epoch: c.epoch, fetchOffset: -1}, err, false)
+			continue
+		}
+		nodes[n.ID] = n
+		byNode[n.ID] = append(byNode[n.ID], scFetchEntry{id: c.id, path: c.path, epoch: c.epoch, tableID: rt.tableID, partitionID: rt.partitionID})
+	}
+	for id, entries := range byNode {
+		f.mu.Lock()
+		if f.pendingNodes[id] {
+			f.mu.Unlock()
+			continue
+		}
+		f.pendingNodes[id] = true
+		f.mu.Unlock()
+		// Claim the buckets; skip any that changed meanwhile.
+		claimed := entries[:0]
+		s.mu.Lock()
+		for _, e := range entries {
+			b := s.buckets[e.id]
+			if b == nil || b.epoch != e.epoch || b.busy || b.done {
+				continue
+			}
+			if s.closed {
+				break
+			}
+			b.busy = true
+			e.fetchOffset = b.pos
+			e.fetchBytes = b.fetchBytes
+			claimed = append(claimed, e)
+		}
+		if len(claimed) > 0 {
+			// Under s.mu, so that Close (which sets closed under it
+			// before waiting) never misses this goroutine.
+			f.wg.Add(1)
+		}
+		s.mu.Unlock()
+		if len(claimed) == 0 {
+			f.nodeDone(id)
+			continue
+		}
+		go f.run(nodes[id], claimed)
+	}
+}
+
+func (f *scFetcher) nodeDone(id int32) {
+	f.mu.Lock()
+	delete(f.pendingNodes, id)
+	f.mu.Unlock()
+	f.s.signal()
+}
+
+// run performs one fetch request and buffers its answers.
+func (f *scFetcher) run(node ServerNode, entries []scFetchEntry) {
+	defer f.wg.Done()
+	defer f.nodeDone(node.ID)
+	s := f.s
+	req := f.request(entries)
+	var resp pb.FetchLogResponse
+	err := s.t.c.callNode(s.ctx, node, APIKeyFetchLog, req, &resp)
+	if err != nil {
+		if s.ctx.Err() != nil {
+			return
+		}
+		for _, e := range entries {
+			f.bucketFailed(e, err, true)
+		}
+		return
+	}
+	line := f.lineOf(node)
+	byKey := make(map[lkBucketKey]*pb.PbFetchLogRespForBucket)
+	for _, tr := range resp.GetTablesResp() {
+		for _, br := range tr.GetBucketsResp() {
+			k := lkBucketKey{-1, br.GetBucketId()}
+			if br.PartitionId != nil {
+				k.partitionID = br.GetPartitionId()
+			}
+			byKey[k] = br
+		}
+	}
+	for _, e := range entries {
+		br := byKey[lkBucketKey{e.partitionID, e.id.bucket}]
+		if br == nil {
+			f.bucketFailed(e, fmt.Errorf("flussrpc: %s sent no fetch answer for bucket %d of %s", node.UID(), e.id.bucket, e.path), true)
+			continue
+		}
+		f.handle(e, br, line)
+	}
+}
+
+func (f *scFetcher) request(entries []scFetchEntry) *pb.FetchLogRequest {
+	o := f.s.opts
+	tr := &pb.PbFetchLogReqForTable{
+		TableId:                   proto.Int64(entries[0].tableID),
+		ProjectionPushdownEnabled: proto.Bool(f.s.proj.pushdown),
+	}
+	if f.s.proj.pushdown {
+		tr.ProjectedFields = f.s.proj.sortedPositions32()
+	}
+	maxBytes := o.MaxFetchBytes
+	for _, e := range entries {
+		perBucket := o.MaxBucketFetchBytes
+		if e.fetchBytes > perBucket {
+			perBucket = e.fetchBytes
+			maxBytes = max(maxBytes, perBucket)
+		}
+		b := &pb.PbFetchLogReqForBucket{
+			BucketId:      proto.Int32(e.id.bucket),
+			FetchOffset:   proto.Int64(e.fetchOffset),
+			MaxFetchBytes: proto.Int32(perBucket),
+		}
+		if e.partitionID >= 0 {
+			b.PartitionId = proto.Int64(e.partitionID)
+		}
+		tr.BucketsReq = append(tr.BucketsReq, b)
+	}
+	return &pb.FetchLogRequest{
+		FollowerServerId: proto.Int32(-1),
+		MaxBytes:         proto.Int32(maxBytes),
+		MaxWaitMs:        proto.Int32(int32(o.MaxWait / time.Millisecond)),
+		MinBytes:         proto.Int32(o.MinBytes),
+		TablesReq:        []*pb.PbFetchLogReqForTable{tr},
+	}
+}
+
+// lineOf tells how to read magic-1 batches from a server: 1.x servers
+// advertise SCAN_KV, which 0.9 servers lack.
+func (f *scFetcher) lineOf(node ServerNode) codec.ServerLine {
+	f.mu.Lock()
+	l, ok := f.lines[node.ID]
+	f.mu.Unlock()
+	if ok {
+		return l
+	}
+	l = scLineOf(f.s.ctx, f.s.t.c, node)
+	f.mu.Lock()
+	f.lines[node.ID] = l
+	f.mu.Unlock()
+	return l
+}
+
+// handle processes one bucket's answer.
+func (f *scFetcher) handle(e scFetchEntry, br *pb.PbFetchLogRespForBucket, line codec.ServerLine) {
+	if err := ErrorFromCode(br.GetErrorCode(), br.GetErrorMessage()); err != nil {
+		if errors.Is(err, ErrLogOffsetOutOfRange) {
+			f.outOfRange(e, err)
+			return
+		}
+		f.bucketFailed(e, err, true)
+		return
+	}
+	c := &scCompleted{id: e.id, epoch: e.epoch, fetchOffset: e.fetchOffset, line: line, hw: br.GetHighWatermark()}
+	switch {
+	case br.GetRemoteLogFetchInfo() != nil && len(br.GetRecords()) == 0:
+		recs, err := scReadRemote(br.GetRemoteLogFetchInfo(), e.fetchOffset, int(f.s.opts.MaxBucketFetchBytes), line)
+		if err != nil {
+			c.err = fmt.Errorf("reading remote log segment: %w", err)
+		}
+		c.records, c.remote = recs, true
+		f.remoteReads.Add(1)
+		if c.err == nil && len(recs) == 0 {
+			f.idle(e)
+			return
+		}
+	case len(br.GetRecords()) > 0:
+		c.records = br.GetRecords()
+	default:
+		f.idle(e)
+		return
+	}
+	f.push(c)
+}
+
+// idle marks a bucket fetchable again after an answer without data.
+func (f *scFetcher) idle(e scFetchEntry) {
+	s := f.s
+	s.mu.Lock()
+	if b := s.buckets[e.id]; b != nil && b.epoch == e.epoch {
+		b.busy = false
+		b.retry = 0
+	}
+	s.mu.Unlock()
+}
+
+// bucketFailed handles a failed fetch of one bucket: retriable errors back
+// the bucket off (after invalidating stale routing) and are retried, up to
+// retryAttempts times in a row; other errors are reported through Poll.
+func (f *scFetcher) bucketFailed(e scFetchEntry, err error, claimed bool) {
+	s := f.s
+	retriable := IsRetriable(err) && !errors.Is(err, ErrClientClosed)
+	if IsInvalidMetadata(err) {
+		s.t.c.meta.invalidate(e.path)
+	}
+	s.mu.Lock()
+	b := s.buckets[e.id]
+	if b == nil || b.epoch != e.epoch {
+		s.mu.Unlock()
+		return
+	}
+	b.retry++
+	if retriable && b.retry < retryAttempts {
+		d := min(retryFirstDelay<<min(b.retry-1, 5), retryMaxDelay)
+		b.backoff = time.Now().Add(d)
+		if claimed {
+			b.busy = false
+		}
+		s.mu.Unlock()
+		time.AfterFunc(d, s.signal) // wake a waiting Poll to retry
+		return
+	}
+	b.busy = true // until the error is polled
+	b.retry = 0
+	pos := b.pos
+	s.mu.Unlock()
+	f.push(&scCompleted{id: e.id, epoch: e.epoch, fetchOffset: pos, err: err})
+}
+
+// outOfRange handles LOG_OFFSET_OUT_OF_RANGE: a position below the log
+// start (data expired) moves to the earliest offset still stored, like a
+// Kafka consumer with auto.offset.reset=earliest; a position past the end
+// is an error for the caller, who asked for an offset that does not exist.
+func (f *scFetcher) outOfRange(e scFetchEntry, cause error) {
+	s := f.s
+	ctx, cancel := context.WithTimeout(s.ctx, DefaultRequestTimeout)
+	defer cancel()
+	adm := s.t.c.Admin()
+	bs := []int32{e.id.bucket}
+	earliest, err1 := adm.ListOffsets(ctx, e.path.TablePath, e.path.Partition, bs, OffsetEarliest())
+	latest, err2 := adm.ListOffsets(ctx, e.path.TablePath, e.path.Partition, bs, OffsetLatest())
+	if err := errors.Join(err1, err2); err != nil {
+		f.bucketFailed(e, errors.Join(cause, err), true)
+		return
+	}
+	lo, hi := earliest[e.id.bucket], latest[e.id.bucket]
+	if e.fetchOffset >= 0 && e.fetchOffset < lo {
+		s.mu.Lock()
+		if b := s.buckets[e.id]; b != nil && b.epoch == e.epoch && b.pos == e.fetchOffset {
+			b.pos = lo
+			b.busy = false
+			b.done = b.end >= 0 && b.pos >= b.end
+		}
+		s.mu.Unlock()
+		s.signal()
+		return
+	}
+	f.bucketFailed(e, fmt.Errorf("%w (offset %d, log holds %d..%d)", cause, e.fetchOffset, lo, hi), true)
+}

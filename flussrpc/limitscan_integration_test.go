@@ -1,0 +1,101 @@
+package flussrpc_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/schema"
+)
+
+func TestLimitScanLogTable(t *testing.T) {
+	c := newClient(t, flussrpc.Config{})
+	db := newDatabase(t, c.Admin())
+	for _, format := range scanFormats() {
+		t.Run(format, func(t *testing.T) {
+			tbl := scanLogTable(t, c, db, format, 1, false)
+			enc := scanTestEncoder(t, tbl)
+			ctx := testCtx(t)
+			var rows [][]any
+			for b := 0; b < 4; b++ {
+				var batch [][]any
+				for i := 0; i < 5; i++ {
+					batch = append(batch, append([]any{int64(b*5 + i)}, scanAllTypeValues(t, i)...))
+				}
+				if _, _, err := flussrpc.ScanTestAppend(ctx, tbl, enc, batch); err != nil {
+					t.Fatal(err)
+				}
+				rows = append(rows, batch...)
+			}
+			got, err := tbl.LimitScan(ctx, "", 0, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			scSameRows(t, "last 7 rows", got, rows[len(rows)-7:])
+			got, err = tbl.LimitScan(ctx, "", 0, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			scSameRows(t, "all rows", got, rows)
+			if _, err := tbl.LimitScan(ctx, "", 0, 0); err == nil {
+				t.Fatal("limit 0 accepted")
+			}
+		})
+	}
+}
+
+func TestLimitScanPKTableAndKVScan(t *testing.T) {
+	c := newClient(t, flussrpc.Config{})
+	db := newDatabase(t, c.Admin())
+	for _, kv := range []string{schema.FormatCompacted, schema.FormatIndexed} {
+		t.Run(kv, func(t *testing.T) {
+			tbl, rows := lookupAllTypesTable(t, c, db, kv, 1, 12)
+			ctx := testCtx(t)
+			got, err := tbl.LimitScan(ctx, "", 0, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 5 {
+				t.Fatalf("limit 5 returned %d rows", len(got))
+			}
+			all, err := tbl.LimitScan(ctx, "", 0, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			scSameRowSet(t, "PK limit scan", all, rows)
+			// SCAN_KV is a 1.x API: 0.9.1 does not advertise it.
+			_, err = tbl.NewKVScanner(ctx, "", 0)
+			if !errors.Is(err, flussrpc.ErrKVScanUnsupported) {
+				t.Fatalf("NewKVScanner on 0.9.1: %v", err)
+			}
+		})
+	}
+}
+
+func TestLimitScanPartitioned(t *testing.T) {
+	c := newClient(t, flussrpc.Config{})
+	db := newDatabase(t, c.Admin())
+	cols := []schema.Column{schema.NewColumn("p", schema.String()), schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.String())}
+	desc := schema.TableDescriptor{Schema: scNewSchema(t, cols, "p", "k"), PartitionKeys: []string{"p"}, BucketCount: scIntPtr(1)}
+	tbl := scCreateTable(t, c, db, uniqueName("lsp"), desc)
+	ctx := testCtx(t)
+	if err := c.Admin().CreatePartition(ctx, tbl.Path(), map[string]string{"p": "x"}, false); err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]any
+	for i := 0; i < 3; i++ {
+		rows = append(rows, []any{"x", int32(i), fmt.Sprint(i)})
+	}
+	if _, err := flussrpc.ScanTestUpsert(ctx, tbl, rows, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := tbl.LimitScan(ctx, "x", 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scSameRowSet(t, "partition x", got, rows)
+	if _, err := tbl.LimitScan(ctx, "nope", 0, 10); !errors.Is(err, flussrpc.ErrPartitionNotExists) {
+		t.Fatalf("missing partition: %v", err)
+	}
+}

@@ -1,0 +1,290 @@
+package flussrpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/flussrpc/schema"
+)
+
+// Lookuper reads rows of a primary-key table by their full primary key.
+// It is safe for concurrent use, and should be shared: concurrent lookups
+// through one Lookuper are batched per bucket-leader server (see
+// LookupOptions).
+type Lookuper struct {
+	t       *Table
+	keyCols []int // positions in the table row of the key values, in order
+	lkRouting
+}
+
+// PrefixLookuper reads all rows of a primary-key table whose primary key
+// starts with a given bucket key (PREFIX_LOOKUP). Safe for concurrent use;
+// share it so that concurrent lookups are batched.
+type PrefixLookuper struct {
+	t       *Table
+	columns []string
+	keyCols []int
+	lkRouting
+}
+
+// lkRouting is what both lookupers need to turn a key into bytes, a bucket
+// and a partition, and to decode answers.
+type lkRouting struct {
+	keys       *codec.TableKeys
+	types      []schema.DataType
+	partIdx    []int
+	numBuckets int
+	values     *evolveReaders
+	disp       *lkDispatcher
+}
+
+// ErrNotPrimaryKeyTable is returned when a lookup is requested on a log
+// table.
+var ErrNotPrimaryKeyTable = errors.New("flussrpc: lookups need a primary-key table")
+
+func newLkRouting(t *Table, keys *codec.TableKeys, kind lkKind, opts LookupOptions) (lkRouting, error) {
+	d := &t.info.Descriptor
+	partIdx, err := d.PartitionKeyIndexes()
+	if err != nil {
+		return lkRouting{}, err
+	}
+	kvFormat, ok := codec.ParseRowFormat(d.KvFormat())
+	if !ok {
+		return lkRouting{}, fmt.Errorf("flussrpc: table %s has unsupported kv format %q", t.info.Path, d.KvFormat())
+	}
+	n := t.info.NumBuckets()
+	if n <= 0 {
+		return lkRouting{}, fmt.Errorf("flussrpc: table %s reports no bucket count", t.info.Path)
+	}
+	return lkRouting{
+		keys:       keys,
+		types:      d.Schema.Types(),
+		partIdx:    partIdx,
+		numBuckets: n,
+		values:     newEvolveReaders(t, kvFormat),
+		disp:       newLkDispatcher(t.c, kind, t.info.TableID, opts),
+	}, nil
+}
+
+// NewLookuper returns a point lookuper for a primary-key table. Keys are
+// given as the values of the primary-key columns in declaration order,
+// partition columns included (see Lookuper.Lookup). opts may be omitted.
+func (t *Table) NewLookuper(opts ...LookupOptions) (*Lookuper, error) {
+	d := &t.info.Descriptor
+	if !d.HasPrimaryKey() {
+		return nil, fmt.Errorf("%w: %s is a log table", ErrNotPrimaryKeyTable, t.info.Path)
+	}
+	keyCols, err := d.Schema.ColumnIndexes(d.Schema.PrimaryKey)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := codec.NewTableKeys(d)
+	if err != nil {
+		return nil, fmt.Errorf("flussrpc: lookups on %s: %w", t.info.Path, err)
+	}
+	r, err := newLkRouting(t, keys, lookupPoint, firstOpts(opts))
+	if err != nil {
+		return nil, err
+	}
+	return &Lookuper{t: t, keyCols: keyCols, lkRouting: r}, nil
+}
+
+func firstOpts(opts []LookupOptions) LookupOptions {
+	if len(opts) > 0 {
+		return opts[0]
+	}
+	return LookupOptions{}
+}
+
+// KeyColumns returns the names of the columns whose values Lookup expects,
+// in order.
+func (l *Lookuper) KeyColumns() []string { return slices.Clone(l.t.info.Descriptor.Schema.PrimaryKey) }
+
+// fullRow spreads key values over a table-width row (other columns nil),
+// the shape the key encoders read.
+func (r *lkRouting) fullRow(keyCols []int, key []any) ([]any, error) {
+	if len(key) != len(keyCols) {
+		return nil, fmt.Errorf("flussrpc: lookup key has %d values, want %d", len(key), len(keyCols))
+	}
+	row := make([]any, len(r.types))
+	for i, p := range keyCols {
+		if key[i] == nil {
+			return nil, fmt.Errorf("flussrpc: lookup key value %d is NULL", i)
+		}
+		row[p] = key[i]
+	}
+	return row, nil
+}
+
+// route encodes the key of a full row and finds its partition and bucket.
+func (r *lkRouting) route(t *Table, row []any) (PhysicalPath, int32, []byte, error) {
+	key, bucketKey, err := r.keys.EncodeKeys(row)
+	if err != nil {
+		return PhysicalPath{}, 0, nil, fmt.Errorf("flussrpc: lookup key for %s: %w", t.info.Path, err)
+	}
+	b, err := r.keys.Bucketing.Bucket(bucketKey, r.numBuckets)
+	if err != nil {
+		return PhysicalPath{}, 0, nil, err
+	}
+	partition := ""
+	if len(r.partIdx) > 0 {
+		if partition, err = codec.PartitionNameOf(r.types, r.partIdx, row); err != nil {
+			return PhysicalPath{}, 0, nil, fmt.Errorf("flussrpc: lookup key for %s: %w", t.info.Path, err)
+		}
+	}
+	return PhysicalPath{TablePath: t.info.Path, Partition: partition}, int32(b), key, nil
+}
+
+// do runs one lookup through the dispatcher. found is false when the
+// partition of the key does not exist.
+func (r *lkRouting) do(ctx context.Context, path PhysicalPath, bucket int32, key []byte) (*lkCall, bool, error) {
+	call := &lkCall{ctx: ctx, path: path, bucket: bucket, key: key, retry: newRetrier(), done: make(chan struct{})}
+	r.disp.submit(call)
+	if err := call.wait(ctx); err != nil {
+		if path.Partition != "" && isMissingPartition(err) {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	return call, true, nil
+}
+
+// isMissingPartition reports whether err says the partition of a lookup
+// key does not exist; such lookups find nothing rather than fail.
+func isMissingPartition(err error) bool {
+	return errors.Is(err, ErrPartitionNotExists)
+}
+
+// Lookup returns the row with the given primary key, mapped to the
+// table's schema as of OpenTable (columns added later are dropped, values
+// written before a column was added read NULL there). key holds one value
+// per primary-key column in declaration order (KeyColumns), in the Go
+// types of the codec value model; partition columns are part of it. found
+// is false when no row has the key, including when its partition does not
+// exist. Concurrent calls are batched; ctx bounds the wait and the retries
+// of retriable errors.
+func (l *Lookuper) Lookup(ctx context.Context, key []any) (row []any, found bool, err error) {
+	full, err := l.fullRow(l.keyCols, key)
+	if err != nil {
+		return nil, false, err
+	}
+	path, bucket, kb, err := l.route(l.t, full)
+	if err != nil {
+		return nil, false, err
+	}
+	call, ok, err := l.do(ctx, path, bucket, kb)
+	if err != nil || !ok || call.value == nil {
+		return nil, false, err
+	}
+	row, err = l.decodeValue(ctx, call.value)
+	if err != nil {
+		return nil, false, err
+	}
+	return row, true, nil
+}
+
+// decodeValue decodes a stored value ([int16 schema id][row]).
+func (r *lkRouting) decodeValue(ctx context.Context, b []byte) ([]any, error) {
+	v, err := codec.ParseLookupValue(b)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := r.values.get(ctx, v.SchemaID)
+	if err != nil {
+		return nil, err
+	}
+	return rd.decode(v.Row)
+}
+
+// NewPrefixLookuper returns a lookuper by bucket-key prefix. columns must
+// be the table's partition columns (for a partitioned table, in any
+// position) plus its bucket key columns in bucket-key order, and the
+// bucket key must be a strict prefix of the physical primary key (primary
+// key without partition columns); a table whose bucket key is the whole
+// physical primary key needs NewLookuper instead.
+func (t *Table) NewPrefixLookuper(columns []string, opts ...LookupOptions) (*PrefixLookuper, error) {
+	d := &t.info.Descriptor
+	if err := validatePrefixLookup(t.info.Path, d, columns); err != nil {
+		return nil, err
+	}
+	keyCols, err := d.Schema.ColumnIndexes(columns)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := codec.NewPrefixLookupKeys(d)
+	if err != nil {
+		return nil, fmt.Errorf("flussrpc: prefix lookups on %s: %w", t.info.Path, err)
+	}
+	r, err := newLkRouting(t, keys, lookupPrefix, firstOpts(opts))
+	if err != nil {
+		return nil, err
+	}
+	return &PrefixLookuper{t: t, columns: slices.Clone(columns), keyCols: keyCols, lkRouting: r}, nil
+}
+
+// ErrInvalidPrefixLookup is wrapped by NewPrefixLookuper errors about
+// lookup columns that do not form a valid prefix key.
+var ErrInvalidPrefixLookup = errors.New("flussrpc: invalid prefix lookup")
+
+// validatePrefixLookup applies the rules of Java's PrefixKeyLookuper.
+func validatePrefixLookup(path TablePath, d *schema.TableDescriptor, columns []string) error {
+	if !d.HasPrimaryKey() {
+		return fmt.Errorf("%w: %s is a log table", ErrNotPrimaryKeyTable, path)
+	}
+	phys := d.PhysicalPrimaryKey()
+	bucket := d.EffectiveBucketKeys()
+	if len(bucket) > len(phys) || !slices.Equal(bucket, phys[:len(bucket)]) {
+		return fmt.Errorf("%w on %s: bucket key %v is not a prefix of the physical primary key %v", ErrInvalidPrefixLookup, path, bucket, phys)
+	}
+	for _, p := range d.PartitionKeys {
+		if !slices.Contains(columns, p) {
+			return fmt.Errorf("%w on %s: lookup columns %v must contain every partition column %v", ErrInvalidPrefixLookup, path, columns, d.PartitionKeys)
+		}
+	}
+	var rest []string
+	for _, c := range columns {
+		if !slices.Contains(d.PartitionKeys, c) {
+			rest = append(rest, c)
+		}
+	}
+	if !slices.Equal(rest, bucket) {
+		return fmt.Errorf("%w on %s: lookup columns %v must be the partition columns plus the bucket key %v in order", ErrInvalidPrefixLookup, path, columns, bucket)
+	}
+	if slices.Equal(bucket, phys) {
+		return fmt.Errorf("%w on %s: the bucket key %v is the whole physical primary key; use NewLookuper", ErrInvalidPrefixLookup, path, bucket)
+	}
+	return nil
+}
+
+// Columns returns the lookup columns, in the order Lookup expects values.
+func (p *PrefixLookuper) Columns() []string { return slices.Clone(p.columns) }
+
+// Lookup returns every row whose lookup columns equal key (one value per
+// column of Columns), mapped to the table's schema like Lookuper.Lookup
+// does. A missing partition gives no rows and no error.
+func (p *PrefixLookuper) Lookup(ctx context.Context, key []any) ([][]any, error) {
+	full, err := p.fullRow(p.keyCols, key)
+	if err != nil {
+		return nil, err
+	}
+	path, bucket, kb, err := p.route(p.t, full)
+	if err != nil {
+		return nil, err
+	}
+	call, ok, err := p.do(ctx, path, bucket, kb)
+	if err != nil || !ok {
+		return nil, err
+	}
+	rows := make([][]any, 0, len(call.values))
+	for _, v := range call.values {
+		row, err := p.decodeValue(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}

@@ -1,0 +1,368 @@
+package flussrpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gofluss/fluss/flussrpc/pb"
+)
+
+// Lookup scheduling. Keys are queued per bucket-leader server. A key for a
+// server with no request in flight is sent at once, alone; keys arriving
+// while a request is in flight wait for it and then leave together in the
+// next request, one entry per bucket. There is no linger timer: a lone
+// caller pays one round trip, concurrent callers are coalesced by the round
+// trip itself (performance.md §5.5). Java and Rust instead drain a queue
+// for up to 100 ms, which puts that much latency on every synchronous
+// lookup.
+
+// Defaults of LookupOptions.
+const (
+	DefaultLookupMaxBatchKeys = 1024
+	DefaultLookupMaxInFlight  = 1
+)
+
+// LookupOptions tunes the batching of a Lookuper or PrefixLookuper. The
+// zero value gives the defaults.
+type LookupOptions struct {
+	// MaxBatchKeys caps the keys sent in one request to one server
+	// (default DefaultLookupMaxBatchKeys).
+	MaxBatchKeys int
+	// MaxInFlight is the number of requests that may be outstanding per
+	// server (default DefaultLookupMaxInFlight). With 1, a key is sent
+	// immediately when nothing is in flight to its server and coalesced
+	// into the next request otherwise.
+	MaxInFlight int
+}
+
+func (o LookupOptions) withDefaults() LookupOptions {
+	if o.MaxBatchKeys <= 0 {
+		o.MaxBatchKeys = DefaultLookupMaxBatchKeys
+	}
+	if o.MaxInFlight <= 0 {
+		o.MaxInFlight = DefaultLookupMaxInFlight
+	}
+	return o
+}
+
+// lkKind is the RPC a dispatcher sends.
+type lkKind uint8
+
+const (
+	lookupPoint  lkKind = iota // LOOKUP
+	lookupPrefix               // PREFIX_LOOKUP
+)
+
+// lkCall is one key waiting for its value(s).
+type lkCall struct {
+	ctx    context.Context
+	path   PhysicalPath
+	bucket int32
+	key    []byte
+	retry  *retrier
+
+	partitionID int64 // resolved with the leader
+
+	done     chan struct{}
+	finished atomic.Bool
+	value    []byte   // point lookup; nil = not found
+	values   [][]byte // prefix lookup
+	err      error
+}
+
+// finish records the outcome once; later calls (and calls after the caller
+// abandoned the lookup) are ignored.
+func (c *lkCall) finish(value []byte, values [][]byte, err error) {
+	if !c.finished.CompareAndSwap(false, true) {
+		return
+	}
+	c.value, c.values, c.err = value, values, err
+	close(c.done)
+}
+
+// wait blocks until the call finished or ctx ended.
+func (c *lkCall) wait(ctx context.Context) error {
+	select {
+	case <-c.done:
+		return c.err
+	case <-ctx.Done():
+		if c.finished.CompareAndSwap(false, true) {
+			return fmt.Errorf("flussrpc: lookup on %s abandoned: %w", c.path, ctx.Err())
+		}
+		<-c.done
+		return c.err
+	}
+}
+
+// lkQueue holds the keys waiting for one server.
+type lkQueue struct {
+	node     ServerNode
+	pending  []*lkCall
+	inflight int
+}
+
+// lkDispatcher batches the lookups of one table and one kind.
+type lkDispatcher struct {
+	c       *Client
+	kind    lkKind
+	tableID int64
+	opts    LookupOptions
+
+	mu     sync.Mutex
+	queues map[int32]*lkQueue
+}
+
+func newLkDispatcher(c *Client, kind lkKind, tableID int64, opts LookupOptions) *lkDispatcher {
+	return &lkDispatcher{c: c, kind: kind, tableID: tableID, opts: opts.withDefaults(), queues: make(map[int32]*lkQueue)}
+}
+
+// submit routes the call to its bucket leader and queues it there.
+func (d *lkDispatcher) submit(call *lkCall) {
+	if call.finished.Load() {
+		return
+	}
+	n, rt, err := d.c.leaderOf(call.ctx, call.path, call.bucket)
+	if err != nil {
+		d.failed(call, err)
+		return
+	}
+	call.partitionID = rt.partitionID
+	d.mu.Lock()
+	q := d.queues[n.ID]
+	if q == nil {
+		q = &lkQueue{}
+		d.queues[n.ID] = q
+	}
+	q.node = n
+	q.pending = append(q.pending, call)
+	if q.inflight >= d.opts.MaxInFlight {
+		d.mu.Unlock()
+		return
+	}
+	q.inflight++
+	batch := d.takeLocked(q)
+	d.mu.Unlock()
+	go d.run(q, batch)
+}
+
+// takeLocked removes up to MaxBatchKeys live calls from q.
+func (d *lkDispatcher) takeLocked(q *lkQueue) []*lkCall {
+	var batch []*lkCall
+	i := 0
+	for ; i < len(q.pending) && len(batch) < d.opts.MaxBatchKeys; i++ {
+		if c := q.pending[i]; !c.finished.Load() {
+			batch = append(batch, c)
+		}
+	}
+	rest := copy(q.pending, q.pending[i:])
+	clear(q.pending[rest:])
+	q.pending = q.pending[:rest]
+	return batch
+}
+
+// run sends batches to q's server until nothing is pending.
+func (d *lkDispatcher) run(q *lkQueue, batch []*lkCall) {
+	for {
+		if len(batch) > 0 {
+			d.mu.Lock()
+			node := q.node
+			d.mu.Unlock()
+			d.send(node, batch)
+		}
+		d.mu.Lock()
+		if len(q.pending) == 0 {
+			q.inflight--
+			d.mu.Unlock()
+			return
+		}
+		batch = d.takeLocked(q)
+		d.mu.Unlock()
+	}
+}
+
+// lkBucketKey identifies one bucket entry of a request.
+type lkBucketKey struct {
+	partitionID int64
+	bucket      int32
+}
+
+// lkGroup is the calls of one bucket in request order.
+type lkGroup struct {
+	key   lkBucketKey
+	calls []*lkCall
+}
+
+func groupByBucket(batch []*lkCall) []*lkGroup {
+	idx := make(map[lkBucketKey]int)
+	var groups []*lkGroup
+	for _, c := range batch {
+		k := lkBucketKey{c.partitionID, c.bucket}
+		i, ok := idx[k]
+		if !ok {
+			i = len(groups)
+			idx[k] = i
+			groups = append(groups, &lkGroup{key: k})
+		}
+		groups[i].calls = append(groups[i].calls, c)
+	}
+	return groups
+}
+
+// send issues one request for batch and distributes the answers.
+func (d *lkDispatcher) send(node ServerNode, batch []*lkCall) {
+	groups := groupByBucket(batch)
+	ctx := context.Background()
+	var err error
+	var resps map[lkBucketKey]lkBucketResult
+	if d.kind == lookupPrefix {
+		resps, err = d.sendPrefix(ctx, node, groups)
+	} else {
+		resps, err = d.sendPoint(ctx, node, groups)
+	}
+	if err != nil {
+		for _, c := range batch {
+			d.failed(c, err)
+		}
+		return
+	}
+	for _, g := range groups {
+		r, ok := resps[g.key]
+		switch {
+		case !ok:
+			err := fmt.Errorf("flussrpc: %s answered no entry for bucket %d (partition %d)", node.UID(), g.key.bucket, g.key.partitionID)
+			for _, c := range g.calls {
+				c.finish(nil, nil, err)
+			}
+		case r.err != nil:
+			for _, c := range g.calls {
+				d.failed(c, r.err)
+			}
+		case len(r.values) != len(g.calls):
+			err := fmt.Errorf("flussrpc: %s answered %d values for %d keys of bucket %d", node.UID(), len(r.values), len(g.calls), g.key.bucket)
+			for _, c := range g.calls {
+				c.finish(nil, nil, err)
+			}
+		default:
+			for i, c := range g.calls {
+				if d.kind == lookupPrefix {
+					c.finish(nil, r.lists[i], nil)
+				} else {
+					c.finish(r.values[i], nil, nil)
+				}
+			}
+		}
+	}
+}
+
+// lkBucketResult is one bucket's answer: a value per key (point lookups;
+// nil = not found) or a list per key (prefix lookups; values holds
+// placeholders so that lengths can be checked uniformly).
+type lkBucketResult struct {
+	err    error
+	values [][]byte
+	lists  [][][]byte
+}
+
+func (d *lkDispatcher) sendPoint(ctx context.Context, node ServerNode, groups []*lkGroup) (map[lkBucketKey]lkBucketResult, error) {
+	req := &pb.LookupRequest{TableId: proto.Int64(d.tableID)}
+	for _, g := range groups {
+		b := &pb.PbLookupReqForBucket{BucketId: proto.Int32(g.key.bucket)}
+		if g.key.partitionID >= 0 {
+			b.PartitionId = proto.Int64(g.key.partitionID)
+		}
+		for _, c := range g.calls {
+			b.Keys = append(b.Keys, c.key)
+		}
+		req.BucketsReq = append(req.BucketsReq, b)
+	}
+	var resp pb.LookupResponse
+	if err := d.c.callNode(ctx, node, APIKeyLookup, req, &resp); err != nil {
+		return nil, err
+	}
+	out := make(map[lkBucketKey]lkBucketResult, len(resp.GetBucketsResp()))
+	for _, br := range resp.GetBucketsResp() {
+		k := lkBucketKey{-1, br.GetBucketId()}
+		if br.PartitionId != nil {
+			k.partitionID = br.GetPartitionId()
+		}
+		r := lkBucketResult{err: ErrorFromCode(br.GetErrorCode(), br.GetErrorMessage())}
+		if r.err == nil {
+			r.values = make([][]byte, len(br.GetValues()))
+			for i, v := range br.GetValues() {
+				if v.Values != nil {
+					r.values[i] = v.Values
+				}
+			}
+		}
+		out[k] = r
+	}
+	return out, nil
+}
+
+func (d *lkDispatcher) sendPrefix(ctx context.Context, node ServerNode, groups []*lkGroup) (map[lkBucketKey]lkBucketResult, error) {
+	req := &pb.PrefixLookupRequest{TableId: proto.Int64(d.tableID)}
+	for _, g := range groups {
+		b := &pb.PbPrefixLookupReqForBucket{BucketId: proto.Int32(g.key.bucket)}
+		if g.key.partitionID >= 0 {
+			b.PartitionId = proto.Int64(g.key.partitionID)
+		}
+		for _, c := range g.calls {
+			b.Keys = append(b.Keys, c.key)
+		}
+		req.BucketsReq = append(req.BucketsReq, b)
+	}
+	var resp pb.PrefixLookupResponse
+	if err := d.c.callNode(ctx, node, APIKeyPrefixLookup, req, &resp); err != nil {
+		return nil, err
+	}
+	out := make(map[lkBucketKey]lkBucketResult, len(resp.GetBucketsResp()))
+	for _, br := range resp.GetBucketsResp() {
+		k := lkBucketKey{-1, br.GetBucketId()}
+		if br.PartitionId != nil {
+			k.partitionID = br.GetPartitionId()
+		}
+		r := lkBucketResult{err: ErrorFromCode(br.GetErrorCode(), br.GetErrorMessage())}
+		if r.err == nil {
+			n := len(br.GetValueLists())
+			r.values = make([][]byte, n)
+			r.lists = make([][][]byte, n)
+			for i, l := range br.GetValueLists() {
+				r.lists[i] = l.GetValues()
+			}
+		}
+		out[k] = r
+	}
+	return out, nil
+}
+
+// failed retries a call after a retriable error (refreshing the route
+// first when the error says it is stale) or finishes it with the error.
+// Lookups are reads, so resending after an ambiguous failure is safe.
+func (d *lkDispatcher) failed(call *lkCall, err error) {
+	if call.finished.Load() {
+		return
+	}
+	if !IsRetriable(err) || errors.Is(err, ErrClientClosed) || call.ctx.Err() != nil {
+		call.finish(nil, nil, err)
+		return
+	}
+	if IsInvalidMetadata(err) {
+		d.c.meta.invalidate(call.path)
+	}
+	go func() {
+		ok, werr := call.retry.again(call.ctx)
+		if !ok {
+			if werr != nil {
+				err = errors.Join(werr, err)
+			}
+			call.finish(nil, nil, err)
+			return
+		}
+		d.submit(call)
+	}()
+}

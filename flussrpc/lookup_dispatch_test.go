@@ -1,0 +1,241 @@
+package flussrpc
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gofluss/fluss/flussrpc/pb"
+	"github.com/gofluss/fluss/flussrpc/schema"
+)
+
+// scFakeCluster is a one-node fake cluster: GET_METADATA is answered with
+// the node as leader of every bucket of one table; every other request is
+// handed to the test on data.
+type scFakeCluster struct {
+	t        *testing.T
+	s        *fakeServer
+	c        *Client
+	path     TablePath
+	tableID  int64
+	buckets  int
+	data     chan fakeRequest
+	mu       sync.Mutex
+	metaReqs int
+}
+
+func newScFakeCluster(t *testing.T, buckets int, apis ...APIKey) *scFakeCluster {
+	t.Helper()
+	f := &scFakeCluster{t: t, path: TablePath{Database: "db", Table: "t"}, tableID: 7, buckets: buckets, data: make(chan fakeRequest, 64)}
+	f.s = newFakeServer(t, append([]APIKey{APIKeyGetMetadata}, apis...)...)
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	go func() {
+		for {
+			select {
+			case r := <-f.s.reqs:
+				if r.api == APIKeyGetMetadata {
+					f.answerMetadata(r)
+					continue
+				}
+				f.data <- r
+			case <-stop:
+				return
+			}
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := NewClient(ctx, Config{Bootstrap: []string{f.s.addr()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	f.c = c
+	return f
+}
+
+func (f *scFakeCluster) answerMetadata(r fakeRequest) {
+	f.mu.Lock()
+	f.metaReqs++
+	f.mu.Unlock()
+	var req pb.MetadataRequest
+	_ = proto.Unmarshal(r.body, &req)
+	host, port, _ := net.SplitHostPort(f.s.addr())
+	p, _ := strconv.Atoi(port)
+	resp := &pb.MetadataResponse{TabletServers: []*pb.PbServerNode{{NodeId: proto.Int32(1), Host: proto.String(host), Port: proto.Int32(int32(p))}}}
+	if len(req.GetTablePath()) > 0 {
+		tm := &pb.PbTableMetadata{
+			TablePath: f.path.pb(), TableId: proto.Int64(f.tableID), SchemaId: proto.Int32(1), TableJson: []byte("{}"),
+			CreatedTime: proto.Int64(1), ModifiedTime: proto.Int64(1),
+		}
+		for b := 0; b < f.buckets; b++ {
+			tm.BucketMetadata = append(tm.BucketMetadata, &pb.PbBucketMetadata{BucketId: proto.Int32(int32(b)), LeaderId: proto.Int32(1)})
+		}
+		resp.TableMetadata = []*pb.PbTableMetadata{tm}
+	}
+	r.sc.reply(r.id, resp)
+}
+
+func (f *scFakeCluster) metadataRequests() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.metaReqs
+}
+
+// next returns the next data request.
+func (f *scFakeCluster) next() fakeRequest {
+	f.t.Helper()
+	select {
+	case r := <-f.data:
+		return r
+	case <-time.After(5 * time.Second):
+		f.t.Fatal("no request arrived")
+		return fakeRequest{}
+	}
+}
+
+// none fails if a data request arrives within d.
+func (f *scFakeCluster) none(d time.Duration) {
+	f.t.Helper()
+	select {
+	case r := <-f.data:
+		f.t.Fatalf("unexpected %s request", r.api)
+	case <-time.After(d):
+	}
+}
+
+// table returns a Table handle for the fake table with the given schema.
+func (f *scFakeCluster) table(desc schema.TableDescriptor) *Table {
+	info := &TableInfo{Path: f.path, TableID: f.tableID, SchemaID: 1, Descriptor: desc}
+	return &Table{c: f.c, info: info, schemas: map[int32]schema.Schema{1: desc.Schema}}
+}
+
+// lookupReply answers a LOOKUP by echoing each key as its value (prefixed
+// with schema id 1), or with code for every bucket when code != 0.
+func lookupReply(t *testing.T, r fakeRequest, code int32) int {
+	t.Helper()
+	var req pb.LookupRequest
+	if err := proto.Unmarshal(r.body, &req); err != nil {
+		t.Fatal(err)
+	}
+	resp := &pb.LookupResponse{}
+	keys := 0
+	for _, b := range req.GetBucketsReq() {
+		br := &pb.PbLookupRespForBucket{BucketId: proto.Int32(b.GetBucketId())}
+		if code != 0 {
+			br.ErrorCode = proto.Int32(code)
+			br.ErrorMessage = proto.String("injected")
+		} else {
+			for _, k := range b.GetKeys() {
+				keys++
+				if string(k) == "missing" {
+					br.Values = append(br.Values, &pb.PbValue{})
+					continue
+				}
+				br.Values = append(br.Values, &pb.PbValue{Values: append([]byte{1, 0}, k...)})
+			}
+		}
+		resp.BucketsResp = append(resp.BucketsResp, br)
+	}
+	r.sc.reply(r.id, resp)
+	return keys
+}
+
+func newTestCall(ctx context.Context, f *scFakeCluster, bucket int32, key string) *lkCall {
+	return &lkCall{ctx: ctx, path: PhysicalPath{TablePath: f.path}, bucket: bucket, key: []byte(key), retry: newRetrier(), done: make(chan struct{})}
+}
+
+// A lone lookup is sent at once; lookups arriving while it is in flight
+// wait for it and leave together in one request, grouped by bucket.
+func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
+	f := newScFakeCluster(t, 2, APIKeyLookup)
+	d := newLkDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
+	ctx := context.Background()
+	first := newTestCall(ctx, f, 0, "k0")
+	start := time.Now()
+	d.submit(first)
+	r := f.next()
+	if time.Since(start) > 500*time.Millisecond {
+		t.Fatalf("lone lookup waited %v before being sent", time.Since(start))
+	}
+	var calls []*lkCall
+	for i := 1; i <= 20; i++ {
+		c := newTestCall(ctx, f, int32(i%2), fmt.Sprintf("k%d", i))
+		calls = append(calls, c)
+		go d.submit(c)
+	}
+	time.Sleep(100 * time.Millisecond)
+	f.none(50 * time.Millisecond) // nothing more while the first is in flight
+	if n := lookupReply(t, r, 0); n != 1 {
+		t.Fatalf("first request carried %d keys", n)
+	}
+	if err := first.wait(ctx); err != nil || string(first.value) != "\x01\x00k0" {
+		t.Fatalf("first lookup: %q, %v", first.value, err)
+	}
+	r = f.next()
+	var req pb.LookupRequest
+	_ = proto.Unmarshal(r.body, &req)
+	if len(req.GetBucketsReq()) != 2 {
+		t.Fatalf("coalesced request has %d bucket entries, want 2", len(req.GetBucketsReq()))
+	}
+	if n := lookupReply(t, r, 0); n != 20 {
+		t.Fatalf("coalesced request carried %d keys, want 20", n)
+	}
+	for i, c := range calls {
+		if err := c.wait(ctx); err != nil || string(c.value) != fmt.Sprintf("\x01\x00k%d", i+1) {
+			t.Fatalf("lookup %d: %q, %v", i+1, c.value, err)
+		}
+	}
+	f.none(50 * time.Millisecond)
+}
+
+// Retriable per-bucket errors are retried after refreshing the route;
+// missing values are reported as not found.
+func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
+	f := newScFakeCluster(t, 1, APIKeyLookup)
+	d := newLkDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
+	ctx := context.Background()
+	c1, c2 := newTestCall(ctx, f, 0, "a"), newTestCall(ctx, f, 0, "missing")
+	d.submit(c1)
+	r := f.next()
+	d.submit(c2)
+	before := f.metadataRequests()
+	lookupReply(t, r, int32(CodeNotLeaderOrFollower))
+	// c2 (queued meanwhile) goes out at once; c1 after its back-off.
+	for n := 0; n < 2; {
+		n += lookupReply(t, f.next(), 0)
+	}
+	if err := c1.wait(ctx); err != nil || string(c1.value) != "\x01\x00a" {
+		t.Fatalf("retried lookup: %q, %v", c1.value, err)
+	}
+	if err := c2.wait(ctx); err != nil || c2.value != nil {
+		t.Fatalf("missing key: %q, %v", c2.value, err)
+	}
+	if f.metadataRequests() == before {
+		t.Fatal("NOT_LEADER_OR_FOLLOWER did not refresh the route")
+	}
+	// A non-retriable error fails the lookup.
+	c3 := newTestCall(ctx, f, 0, "b")
+	d.submit(c3)
+	lookupReply(t, f.next(), int32(CodeTableNotExist))
+	if err := c3.wait(ctx); err == nil {
+		t.Fatal("TABLE_NOT_EXIST did not fail the lookup")
+	}
+	// A cancelled caller returns at once; the late answer is dropped.
+	cctx, cancel := context.WithCancel(ctx)
+	c4 := newTestCall(cctx, f, 0, "c")
+	d.submit(c4)
+	r = f.next()
+	cancel()
+	if err := c4.wait(cctx); err == nil {
+		t.Fatal("cancelled lookup returned no error")
+	}
+	lookupReply(t, r, 0)
+}

@@ -1,0 +1,301 @@
+package flussrpc
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
+)
+
+// ArrowScanBatch is a run of consecutive records of one bucket as an Arrow
+// record batch, as returned by LogScanner.PollArrow. Its columns are the
+// scan's projection (or every column of the table's schema as of
+// OpenTable), with the Fluss→Arrow type mapping of package arrowipc.
+type ArrowScanBatch struct {
+	Partition  string // "" for non-partitioned tables
+	Bucket     int32
+	BaseOffset int64 // offset of the first row
+	LastOffset int64 // offset of the last row
+	Timestamp  int64 // commit time of the batch, ms since the epoch
+	// ChangeTypes has one entry per row, or is nil when every row is
+	// codec.AppendOnly (log tables).
+	ChangeTypes []codec.ChangeType
+	// Record holds the rows; the caller must Release it.
+	Record arrow.RecordBatch
+}
+
+// PollArrow is Poll returning Arrow record batches: one per fetched log
+// batch (trimmed to the records not read yet and, for bounded scans,
+// before the end). ARROW tables are decoded without a row-by-row detour;
+// row-format tables are converted. The caller owns the records and must
+// Release them, including those returned together with an error.
+func (s *LogScanner) PollArrow(ctx context.Context, maxWait time.Duration) ([]ArrowScanBatch, error) {
+	var out []ArrowScanBatch
+	err := s.poll(ctx, maxWait, func(c *scCompleted, cur scCursor) (bool, int64, error) {
+		n := len(out)
+		next, err := s.dec.eachBatch(c, cur, func(b *codec.LogBatch) error {
+			var err error
+			out, err = s.dec.arrowBatch(ctx, out, b, c.remote, cur)
+			return err
+		})
+		return len(out) > n, next, err
+	})
+	return out, err
+}
+
+// arrowBatch appends the part of b inside cur as an ArrowScanBatch.
+func (d *scDecoders) arrowBatch(ctx context.Context, out []ArrowScanBatch, b *codec.LogBatch, remote bool, cur scCursor) ([]ArrowScanBatch, error) {
+	h := &b.Header
+	if h.RecordCount == 0 {
+		return out, nil
+	}
+	lo, hi := scWindow(h, cur)
+	if lo >= hi {
+		return out, nil
+	}
+	item := ArrowScanBatch{Partition: cur.partition, Bucket: cur.bucket, BaseOffset: h.BaseOffset + int64(lo), LastOffset: h.BaseOffset + int64(hi) - 1, Timestamp: h.CommitTimestamp}
+	var rec arrow.RecordBatch
+	var cts []codec.ChangeType
+	var err error
+	if d.arrow != nil {
+		rec, cts, err = d.arrow.record(ctx, b, remote)
+	} else {
+		rec, cts, err = d.rowRecord(ctx, b)
+	}
+	if err != nil {
+		return out, err
+	}
+	if lo > 0 || hi < int(rec.NumRows()) {
+		sl := rec.NewSlice(int64(lo), int64(hi))
+		rec.Release()
+		rec = sl
+		if cts != nil {
+			cts = cts[lo:hi]
+		}
+	}
+	item.Record, item.ChangeTypes = rec, cts
+	return append(out, item), nil
+}
+
+// scWindow returns the row range [lo, hi) of a batch inside cur.
+func scWindow(h *codec.LogBatchHeader, cur scCursor) (int, int) {
+	n := int64(h.RecordCount)
+	lo, hi := int64(0), n
+	if cur.from > h.BaseOffset {
+		lo = min(cur.from-h.BaseOffset, n)
+	}
+	if cur.end >= 0 && cur.end-h.BaseOffset < hi {
+		hi = max(cur.end-h.BaseOffset, 0)
+	}
+	return int(lo), int(hi)
+}
+
+// rowRecord converts a row-format batch into an Arrow record of the
+// scan's columns.
+func (d *scDecoders) rowRecord(ctx context.Context, b *codec.LogBatch) (arrow.RecordBatch, []codec.ChangeType, error) {
+	rd, err := d.logRd.get(ctx, b.Header.SchemaID)
+	if err != nil {
+		return nil, nil, err
+	}
+	bld, err := arrowipc.NewRowBuilder(d.proj.columns, memory.DefaultAllocator)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer bld.Release()
+	cts := make([]codec.ChangeType, 0, b.Header.RecordCount)
+	appendOnly := true
+	err = b.RawRecords(func(off int64, ct codec.ChangeType, raw []byte) error {
+		row, err := rd.decode(raw)
+		if err != nil {
+			return fmt.Errorf("record %d: %w", off, err)
+		}
+		cts = append(cts, ct)
+		appendOnly = appendOnly && ct == codec.AppendOnly
+		return bld.Append(d.proj.fromFull(row))
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if appendOnly {
+		cts = nil
+	}
+	return bld.NewRecord(), cts, nil
+}
+
+// scArrow decodes the ARROW batches of one scanner: one decoder per
+// (schema id, server-projected) pair.
+type scArrow struct {
+	t      *Table
+	proj   scProjection
+	schema *arrow.Schema // of the scan's output columns
+
+	mu   sync.Mutex
+	decs map[scArrowKey]*scArrowDec
+}
+
+type scArrowKey struct {
+	schemaID  int16
+	projected bool
+}
+
+// scArrowDec decodes batches of one schema id. Decoders are not safe for
+// concurrent use, hence the mutex.
+type scArrowDec struct {
+	mu  sync.Mutex
+	dec *arrowipc.Decoder
+	// full decodes (projected == false) hold the mapping from the batch's
+	// schema to the table's; projected decodes hold server columns in
+	// ascending position order.
+	m         *evolveMap
+	projected bool
+}
+
+func newScArrow(t *Table, proj scProjection) (*scArrow, error) {
+	s, err := arrowipc.Schema(proj.columns)
+	if err != nil {
+		return nil, fmt.Errorf("flussrpc: scanning %s: %w", t.info.Path, err)
+	}
+	return &scArrow{t: t, proj: proj, schema: s, decs: make(map[scArrowKey]*scArrowDec)}, nil
+}
+
+func (a *scArrow) release() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, d := range a.decs {
+		d.mu.Lock()
+		d.dec.Release()
+		d.mu.Unlock()
+	}
+	a.decs = nil
+}
+
+// decoder returns the decoder for batches of schemaID; projected is true
+// for batches the server projected (local reads with push-down).
+func (a *scArrow) decoder(ctx context.Context, schemaID int16, projected bool) (*scArrowDec, error) {
+	k := scArrowKey{schemaID, projected}
+	a.mu.Lock()
+	d, ok := a.decs[k]
+	a.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	src, err := a.t.Schema(ctx, int32(schemaID))
+	if err != nil {
+		return nil, err
+	}
+	cols := src.Columns
+	d = &scArrowDec{projected: projected}
+	if projected {
+		// The server applies the positions to each batch's own schema.
+		if cols, _, err = arrowipc.Project(src.Columns, a.proj.sorted); err != nil {
+			return nil, fmt.Errorf("flussrpc: projection on schema %d of %s: %w", schemaID, a.t.info.Path, err)
+		}
+	} else {
+		d.m = newEvolveMap(&src, &a.t.info.Descriptor.Schema)
+	}
+	if d.dec, err = arrowipc.NewDecoder(cols, memory.DefaultAllocator, arrowipc.Limits{}); err != nil {
+		return nil, fmt.Errorf("flussrpc: schema %d of %s: %w", schemaID, a.t.info.Path, err)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.decs == nil {
+		d.dec.Release()
+		return nil, ErrScannerClosed
+	}
+	if have, ok := a.decs[k]; ok {
+		d.dec.Release()
+		return have, nil
+	}
+	a.decs[k] = d
+	return d, nil
+}
+
+// rows appends the records of an ARROW batch inside cur to out.
+func (a *scArrow) rows(ctx context.Context, out []ScanRecord, b *codec.LogBatch, remote bool, cur scCursor) ([]ScanRecord, error) {
+	h := &b.Header
+	if h.RecordCount == 0 {
+		return out, nil
+	}
+	lo, hi := scWindow(h, cur)
+	if lo >= hi {
+		return out, nil
+	}
+	cts, msg, err := b.ArrowPayload()
+	if err != nil {
+		return out, err
+	}
+	d, err := a.decoder(ctx, h.SchemaID, a.proj.pushdown && !remote)
+	if err != nil {
+		return out, err
+	}
+	d.mu.Lock()
+	rows, err := d.dec.DecodeRows(nil, msg, int(h.RecordCount))
+	d.mu.Unlock()
+	if err != nil {
+		return out, err
+	}
+	for i := lo; i < hi; i++ {
+		ct := codec.AppendOnly
+		if cts != nil {
+			ct = cts[i]
+		}
+		var row []any
+		if d.projected {
+			row = a.proj.fromSorted(rows[i])
+		} else {
+			row = a.proj.fromFull(d.m.apply(rows[i]))
+		}
+		out = append(out, ScanRecord{
+			Partition: cur.partition, Bucket: cur.bucket, Offset: h.BaseOffset + int64(i),
+			Timestamp: h.CommitTimestamp, ChangeType: ct, Row: row,
+		})
+	}
+	return out, nil
+}
+
+// record decodes an ARROW batch into a record of the scan's columns.
+func (a *scArrow) record(ctx context.Context, b *codec.LogBatch, remote bool) (arrow.RecordBatch, []codec.ChangeType, error) {
+	h := &b.Header
+	d, err := a.decoder(ctx, h.SchemaID, a.proj.pushdown && !remote)
+	if err != nil {
+		return nil, nil, err
+	}
+	d.mu.Lock()
+	rec, cts, err := d.dec.DecodeLogBatch(b)
+	d.mu.Unlock()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rec.Release()
+	n := rec.NumRows()
+	cols := make([]arrow.Array, len(a.proj.columns))
+	for i := range cols {
+		var src int
+		switch {
+		case d.projected:
+			src = a.proj.rank[i]
+		case a.proj.positions == nil:
+			src = d.m.from[i]
+		default:
+			src = d.m.from[a.proj.positions[i]]
+		}
+		if src < 0 {
+			cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, a.schema.Field(i).Type, int(n))
+			continue
+		}
+		cols[i] = rec.Column(src)
+		cols[i].Retain()
+	}
+	out := array.NewRecordBatch(a.schema, cols, n)
+	for _, c := range cols {
+		c.Release()
+	}
+	return out, cts, nil
+}

@@ -1,0 +1,232 @@
+package flussrpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/flussrpc/schema"
+)
+
+// scProjection is a scan's column selection against the table's schema as
+// of OpenTable.
+type scProjection struct {
+	columns   []schema.Column // output columns, in the requested order
+	positions []int           // their positions in the table schema; nil = all
+	sorted    []int           // positions ascending (the server's order)
+	rank      []int           // output i is sorted-projected column rank[i]
+	pushdown  bool            // ARROW table with a projection: done by the server
+	format    codec.LogFormat
+}
+
+func newScProjection(t *Table, names []string) (scProjection, error) {
+	d := &t.info.Descriptor
+	format, err := codec.ParseLogFormat(d.LogFormat())
+	if err != nil {
+		return scProjection{}, fmt.Errorf("flussrpc: scanning %s: %w", t.info.Path, err)
+	}
+	p := scProjection{format: format, columns: d.Schema.Columns}
+	if names == nil {
+		return p, nil
+	}
+	if len(names) == 0 {
+		return scProjection{}, fmt.Errorf("flussrpc: scanning %s: empty projection", t.info.Path)
+	}
+	pos, err := d.Schema.ColumnIndexes(names)
+	if err != nil {
+		return scProjection{}, fmt.Errorf("flussrpc: scanning %s: %w", t.info.Path, err)
+	}
+	p.positions = pos
+	p.sorted = slices.Clone(pos)
+	slices.Sort(p.sorted)
+	if len(slices.Compact(slices.Clone(p.sorted))) != len(p.sorted) {
+		return scProjection{}, fmt.Errorf("flussrpc: scanning %s: projection %v names a column twice", t.info.Path, names)
+	}
+	p.rank = make([]int, len(pos))
+	for i, x := range pos {
+		p.rank[i], _ = slices.BinarySearch(p.sorted, x)
+	}
+	p.columns = make([]schema.Column, len(pos))
+	for i, x := range pos {
+		p.columns[i] = d.Schema.Columns[x]
+	}
+	p.pushdown = format == codec.LogArrow
+	return p, nil
+}
+
+func (p *scProjection) sortedPositions32() []int32 {
+	out := make([]int32, len(p.sorted))
+	for i, x := range p.sorted {
+		out[i] = int32(x)
+	}
+	return out
+}
+
+// fromFull projects a row of the table schema.
+func (p *scProjection) fromFull(row []any) []any {
+	if p.positions == nil {
+		return row
+	}
+	out := make([]any, len(p.positions))
+	for i, x := range p.positions {
+		out[i] = row[x]
+	}
+	return out
+}
+
+// fromSorted reorders a row of the server-projected columns.
+func (p *scProjection) fromSorted(row []any) []any {
+	out := make([]any, len(p.rank))
+	for i, r := range p.rank {
+		out[i] = row[r]
+	}
+	return out
+}
+
+// scDecoders decodes fetched batches of one scanner.
+type scDecoders struct {
+	t     *Table
+	proj  scProjection
+	rows  scRowsFunc
+	logRd *evolveReaders // row formats
+	arrow *scArrow       // ARROW
+	noCRC bool
+}
+
+// scRowsFunc appends the records of buffered fetch c inside cur to out.
+type scRowsFunc func(ctx context.Context, out []ScanRecord, c *scCompleted, cur scCursor) ([]ScanRecord, int64, error)
+
+func newScDecoders(t *Table, proj scProjection, noCRC bool) (*scDecoders, error) {
+	d := &scDecoders{t: t, proj: proj, noCRC: noCRC}
+	if rf, ok := proj.format.RowFormat(); ok {
+		d.logRd = newEvolveReaders(t, rf)
+	} else {
+		a, err := newScArrow(t, proj)
+		if err != nil {
+			return nil, err
+		}
+		d.arrow = a
+	}
+	d.rows = d.decodeRows
+	return d, nil
+}
+
+func (d *scDecoders) release() {
+	if d.arrow != nil {
+		d.arrow.release()
+	}
+}
+
+// scBatchFunc handles one batch that overlaps the cursor.
+type scBatchFunc func(b *codec.LogBatch) error
+
+// errScTruncatedBatch reports a fetch that holds only the start of its
+// first batch; the scanner retries the bucket with a larger fetch size.
+var errScTruncatedBatch = errors.New("flussrpc: fetch holds only part of a batch")
+
+// eachBatch walks the batches of a fetch that overlap cur, checking CRCs,
+// and returns the offset after the last batch seen. A fetch always starts
+// with a whole batch (the server sends at least one), so a records blob
+// without any is corrupt.
+func (d *scDecoders) eachBatch(c *scCompleted, cur scCursor, fn scBatchFunc) (int64, error) {
+	next := cur.from
+	it := codec.NewLogBatchIterator(c.records, c.line)
+	seen := false
+	for {
+		b, ok := it.Next()
+		if !ok {
+			break
+		}
+		seen = true
+		h := &b.Header
+		if h.BaseOffset < 0 || h.LastOffsetDelta < 0 || int64(h.LastOffsetDelta) < int64(h.RecordCount)-1 {
+			return next, fmt.Errorf("%w: batch at offset %d has %d records but last offset delta %d", codec.ErrCorrupt, h.BaseOffset, h.RecordCount, h.LastOffsetDelta)
+		}
+		if cur.from >= 0 && h.LastOffset() < cur.from {
+			continue
+		}
+		if cur.end >= 0 && h.BaseOffset >= cur.end {
+			break
+		}
+		// Projected batches were rewritten by the server; Java skips their
+		// CRC check too.
+		if !d.skipCRC(c) {
+			if err := b.VerifyCRC(); err != nil {
+				return next, fmt.Errorf("batch at offset %d: %w", h.BaseOffset, err)
+			}
+		}
+		if err := fn(&b); err != nil {
+			return next, fmt.Errorf("batch at offset %d: %w", h.BaseOffset, err)
+		}
+		next = max(next, h.NextOffset())
+	}
+	if err := it.Err(); err != nil {
+		return next, err
+	}
+	if !seen && len(c.records) > 0 && it.Truncated() {
+		return next, errScTruncatedBatch
+	}
+	if !seen && len(c.records) > 0 {
+		return next, fmt.Errorf("%w: %d fetched bytes hold no complete batch", codec.ErrCorrupt, len(c.records))
+	}
+	return next, nil
+}
+
+func (d *scDecoders) skipCRC(c *scCompleted) bool {
+	return d.noCRC || (d.proj.pushdown && !c.remote)
+}
+
+// inWindow reports whether offset is to be returned.
+func (cur scCursor) inWindow(offset int64) bool {
+	return offset >= cur.from && (cur.end < 0 || offset < cur.end)
+}
+
+// decodeRows is the scRowsFunc of every log format.
+func (d *scDecoders) decodeRows(ctx context.Context, out []ScanRecord, c *scCompleted, cur scCursor) ([]ScanRecord, int64, error) {
+	out = slices.Grow(out, scRecordCount(c, cur))
+	next, err := d.eachBatch(c, cur, func(b *codec.LogBatch) error {
+		h := &b.Header
+		if d.arrow != nil {
+			var err error
+			out, err = d.arrow.rows(ctx, out, b, c.remote, cur)
+			return err
+		}
+		rd, err := d.logRd.get(ctx, h.SchemaID)
+		if err != nil {
+			return err
+		}
+		return b.RawRecords(func(off int64, ct codec.ChangeType, raw []byte) error {
+			if !cur.inWindow(off) {
+				return nil
+			}
+			row, err := rd.decode(raw)
+			if err != nil {
+				return fmt.Errorf("record %d: %w", off, err)
+			}
+			out = append(out, ScanRecord{
+				Partition: cur.partition, Bucket: cur.bucket, Offset: off,
+				Timestamp: h.CommitTimestamp, ChangeType: ct, Row: d.proj.fromFull(row),
+			})
+			return nil
+		})
+	})
+	return out, next, err
+}
+
+// scRecordCount estimates the records of a fetch (from the batch headers)
+// so that the output grows once.
+func scRecordCount(c *scCompleted, cur scCursor) int {
+	n := 0
+	it := codec.NewLogBatchIterator(c.records, c.line)
+	for {
+		b, ok := it.Next()
+		if !ok {
+			return min(n, len(c.records)) // a record takes at least one byte
+		}
+		if cur.from < 0 || b.Header.LastOffset() >= cur.from {
+			n += int(b.Header.RecordCount)
+		}
+	}
+}

@@ -1,0 +1,209 @@
+package flussrpc
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gofluss/fluss/flussrpc/codec"
+)
+
+// MergeMode selects how PUT_KV merges a row into the stored one.
+type MergeMode int32
+
+// Merge modes (PutKvRequest.agg_mode).
+const (
+	// MergeDefault applies the table's merge engine (aggregation functions,
+	// first/last row, versioned …); plain PK tables overwrite.
+	MergeDefault MergeMode = 0
+	// MergeOverwrite replaces the stored row even when the table has a
+	// merge engine (Java MergeMode.OVERWRITE).
+	MergeOverwrite MergeMode = 1
+)
+
+// UpsertOptions configure an UpsertWriter.
+type UpsertOptions struct {
+	WriterOptions
+	// TargetColumns names the columns of a partial update; it must
+	// include every primary-key column, and the other columns must be
+	// nullable (they are written as NULL and left unchanged by the server).
+	// Empty means all columns.
+	TargetColumns []string
+	// TargetColumnIndexes is TargetColumns given as column positions; set
+	// at most one of the two.
+	TargetColumnIndexes []int
+	// MergeMode is sent as PUT_KV agg_mode when not MergeDefault.
+	MergeMode MergeMode
+}
+
+// UpsertWriter writes rows to a primary-key table: Upsert inserts or
+// replaces the row with the same key, Delete removes it. Rows are batched
+// per bucket like AppendWriter's and acknowledged through WriteResult and
+// Flush. It is safe for concurrent use.
+type UpsertWriter struct {
+	t      *Table
+	e      *wrEngine
+	enc    *codec.RowEncoder
+	keys   *codec.TableKeys
+	parts  *wrPartitions
+	ncols  int
+	nb     int
+	target []bool // nil: all columns
+	shape  *putKvShape
+}
+
+// NewUpsertWriter returns a writer for a primary-key table. Values are
+// encoded in the table's kv format, keys with the PUT_KV v1 rules (the
+// physical primary key, the table's lake and kv-format-version rules).
+func (t *Table) NewUpsertWriter(opts UpsertOptions) (*UpsertWriter, error) {
+	d := &t.info.Descriptor
+	if !d.HasPrimaryKey() {
+		return nil, fmt.Errorf("flussrpc: table %s is a log table without primary key; write it with NewAppendWriter", t.info.Path)
+	}
+	cfg, err := opts.resolve(t.c)
+	if err != nil {
+		return nil, err
+	}
+	w := &UpsertWriter{t: t, ncols: len(d.Schema.Columns), nb: t.info.NumBuckets(), shape: &putKvShape{}}
+	if w.nb <= 0 {
+		return nil, fmt.Errorf("flussrpc: table %s reports no buckets", t.info.Path)
+	}
+	rf, ok := codec.ParseRowFormat(d.KvFormat())
+	if !ok {
+		return nil, fmt.Errorf("flussrpc: table %s has unknown table.kv.format %q", t.info.Path, d.KvFormat())
+	}
+	if w.enc, err = codec.NewRowEncoder(rf, d.Schema.Types()); err != nil {
+		return nil, err
+	}
+	if w.keys, err = codec.NewTableKeys(d); err != nil {
+		return nil, err
+	}
+	if w.parts, err = newWrPartitions(t, cfg.dynamicParts); err != nil {
+		return nil, err
+	}
+	idx := opts.TargetColumnIndexes
+	if len(opts.TargetColumns) > 0 {
+		if len(idx) > 0 {
+			return nil, fmt.Errorf("flussrpc: set TargetColumns or TargetColumnIndexes, not both")
+		}
+		if idx, err = d.Schema.ColumnIndexes(opts.TargetColumns); err != nil {
+			return nil, err
+		}
+	}
+	if len(idx) > 0 {
+		w.target = make([]bool, w.ncols)
+		for _, i := range idx {
+			if i < 0 || i >= w.ncols {
+				return nil, fmt.Errorf("flussrpc: target column index %d out of range for %d columns", i, w.ncols)
+			}
+			w.target[i] = true
+		}
+		for _, pk := range d.Schema.PrimaryKey {
+			if !w.target[d.Schema.ColumnIndex(pk)] {
+				return nil, fmt.Errorf("flussrpc: partial update of %s must include primary-key column %q", t.info.Path, pk)
+			}
+		}
+		for i, c := range d.Schema.Columns {
+			if !w.target[i] && !c.Type.Nullable {
+				return nil, fmt.Errorf("flussrpc: partial update of %s leaves out NOT NULL column %q", t.info.Path, c.Name)
+			}
+			if w.target[i] {
+				w.shape.targetColumns = append(w.shape.targetColumns, int32(i))
+			}
+		}
+	}
+	if opts.MergeMode != MergeDefault {
+		w.shape.aggMode = proto.Int32(int32(opts.MergeMode))
+	}
+	w.e = newWrEngine(t, cfg, true)
+	w.e.putKv = func() *putKvShape { return w.shape }
+	return w, nil
+}
+
+// Table returns the table the writer writes to.
+func (w *UpsertWriter) Table() *Table { return w.t }
+
+// Upsert buffers an insert-or-update of row (codec value model, every
+// column; with target columns the others are sent as NULL).
+func (w *UpsertWriter) Upsert(ctx context.Context, row []any) (WriteResult, error) {
+	return w.write(ctx, row, false)
+}
+
+// Delete buffers the deletion of the row with the key of row: the
+// primary-key (and partition) columns must be set, the rest is ignored.
+func (w *UpsertWriter) Delete(ctx context.Context, row []any) (WriteResult, error) {
+	return w.write(ctx, row, true)
+}
+
+func (w *UpsertWriter) write(ctx context.Context, row []any, del bool) (WriteResult, error) {
+	if len(row) != w.ncols {
+		return WriteResult{}, fmt.Errorf("flussrpc: row has %d values, table %s has %d columns", len(row), w.t.info.Path, w.ncols)
+	}
+	if w.target != nil && !del {
+		row = slices.Clone(row)
+		for i, in := range w.target {
+			if !in {
+				row[i] = nil
+			}
+		}
+	}
+	phys, pid, err := wrTarget(ctx, w.t, w.parts, row)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	key, bk, err := w.keys.EncodeKeys(row)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	bucket, err := w.keys.Bucketing.Bucket(bk, w.nb)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	var value []byte
+	if !del {
+		if value, err = w.enc.AppendRow(nil, row); err != nil {
+			return WriteResult{}, err
+		}
+	}
+	e := w.e
+	if err := e.lockForAppend(ctx); err != nil {
+		return WriteResult{}, err
+	}
+	defer e.mu.Unlock()
+	bs := e.bucketLocked(phys, pid, int32(bucket))
+	b, err := e.appendLocked(bs, w.newBuilder, func(bld wrBuilder) error {
+		return bld.(*wrKvBuilder).b.Append(key, value)
+	})
+	if err != nil {
+		return WriteResult{}, err
+	}
+	return WriteResult{b: b}, nil
+}
+
+func (w *UpsertWriter) newBuilder() (wrBuilder, error) {
+	return &wrKvBuilder{b: codec.NewKvBatchBuilder(int16(w.t.info.SchemaID))}, nil
+}
+
+// Flush sends every buffered write at once and returns when all writes
+// made before the call are acknowledged, or reports the failed ones as a
+// *FlushError.
+func (w *UpsertWriter) Flush(ctx context.Context) error { return w.e.flush(ctx) }
+
+// Close flushes and stops the writer; see AppendWriter.Close.
+func (w *UpsertWriter) Close(ctx context.Context) error { return w.e.close(ctx) }
+
+// wrKvBuilder builds KV record batches.
+type wrKvBuilder struct {
+	b *codec.KvBatchBuilder
+}
+
+func (k *wrKvBuilder) wrSize() int { return k.b.Size() }
+
+func (k *wrKvBuilder) wrBuild(writerID int64, seq int32) ([]byte, error) {
+	k.b.SetWriterState(writerID, seq)
+	return k.b.Build(), nil
+}
+
+func (k *wrKvBuilder) wrRelease() {}

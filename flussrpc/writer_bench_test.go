@@ -1,0 +1,160 @@
+package flussrpc_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/clustertest"
+)
+
+// End-to-end writer benchmarks against the cluster: rows/s from the first
+// Append to the return of Flush (every row acknowledged, acks=all), on the
+// 10-column row of docs/performance.md §3.1 (~128 B as Arrow).
+//
+//	go test -run '^$' -bench 'AppendRows|UpsertRows' -benchtime 1000000x ./flussrpc/
+
+func wtBenchColumns() []schema.Column {
+	return []schema.Column{
+		schema.NewColumn("id", schema.BigInt().NotNull()),
+		schema.NewColumn("user_id", schema.BigInt()),
+		schema.NewColumn("ts", schema.Timestamp(3)),
+		schema.NewColumn("d1", schema.Double()),
+		schema.NewColumn("d2", schema.Double()),
+		schema.NewColumn("n", schema.Int()),
+		schema.NewColumn("flag", schema.Boolean()),
+		schema.NewColumn("s8", schema.String()),
+		schema.NewColumn("s16", schema.String()),
+		schema.NewColumn("s48", schema.String()),
+	}
+}
+
+func wtBenchString(r *rand.Rand, n int) string {
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = letters[r.IntN(len(letters))]
+	}
+	return string(b)
+}
+
+// wtBenchRows pre-generates n rows (ids 0..n-1); the benchmark loops over them.
+func wtBenchRows(n int) [][]any {
+	r := rand.New(rand.NewPCG(1, 2))
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rows := make([][]any, n)
+	for i := range rows {
+		rows[i] = []any{
+			int64(i), r.Int64N(1 << 20), codec.TimestampNTZOf(base.Add(time.Duration(i) * time.Millisecond)),
+			r.Float64() * 1000, r.NormFloat64(), int32(r.IntN(1 << 16)), r.IntN(2) == 0,
+			wtBenchString(r, 8), wtBenchString(r, 16), wtBenchString(r, 48),
+		}
+	}
+	return rows
+}
+
+func wtBenchSetup(b *testing.B, desc schema.TableDescriptor) *flussrpc.Table {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := flussrpc.NewClient(ctx, flussrpc.Config{Bootstrap: []string{clustertest.Bootstrap(b)}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	db := uniqueName("bench")
+	if err := c.Admin().CreateDatabase(ctx, db, schema.DatabaseDescriptor{}, false); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = c.Admin().DropDatabase(context.Background(), db, true, true) })
+	path := flussrpc.TablePath{Database: db, Table: "t"}
+	if err := c.Admin().CreateTable(ctx, path, desc, false); err != nil {
+		b.Fatal(err)
+	}
+	tbl, err := c.OpenTable(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tbl
+}
+
+var wtBenchData = wtBenchRows(1 << 16)
+
+// wtBenchWrite times writing b.N rows with write and flushing.
+func wtBenchWrite(b *testing.B, write func(ctx context.Context, row []any) error, flush func(ctx context.Context) error) {
+	ctx := context.Background()
+	// Warm up: writer id, leaders, connections.
+	if err := write(ctx, wtBenchData[0]); err != nil {
+		b.Fatal(err)
+	}
+	if err := flush(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	row := make([]any, len(wtBenchData[0]))
+	for i := 0; i < b.N; i++ {
+		copy(row, wtBenchData[i%len(wtBenchData)])
+		row[0] = int64(i)
+		if err := write(ctx, row); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := flush(ctx); err != nil {
+		b.Fatal(err)
+	}
+	el := time.Since(start)
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/el.Seconds(), "rows/s")
+}
+
+func BenchmarkAppendRows(b *testing.B) {
+	for _, format := range []string{schema.FormatArrow, schema.FormatCompacted, schema.FormatIndexed} {
+		for _, buckets := range []int{1, 4} {
+			b.Run(fmt.Sprintf("%s/buckets=%d", format, buckets), func(b *testing.B) {
+				s, err := schema.NewSchema(wtBenchColumns(), nil, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				tbl := wtBenchSetup(b, schema.TableDescriptor{Schema: s, BucketCount: &buckets,
+					Properties: map[string]string{schema.OptLogFormat: format}})
+				w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer w.Close(context.Background())
+				wtBenchWrite(b, func(ctx context.Context, row []any) error {
+					_, err := w.Append(ctx, row)
+					return err
+				}, w.Flush)
+			})
+		}
+	}
+}
+
+func BenchmarkUpsertRows(b *testing.B) {
+	for _, buckets := range []int{1, 4} {
+		b.Run(fmt.Sprintf("buckets=%d", buckets), func(b *testing.B) {
+			s, err := schema.NewSchema(wtBenchColumns(), []string{"id"}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tbl := wtBenchSetup(b, schema.TableDescriptor{Schema: s, BucketCount: &buckets})
+			w, err := tbl.NewUpsertWriter(flussrpc.UpsertOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer w.Close(context.Background())
+			wtBenchWrite(b, func(ctx context.Context, row []any) error {
+				_, err := w.Upsert(ctx, row)
+				return err
+			}, w.Flush)
+		})
+	}
+}
