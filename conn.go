@@ -22,6 +22,12 @@ type conn struct {
 	// statements know to plan again.
 	sessVersion int
 	closed      bool
+	// writers are this session's cached append/upsert writers (see
+	// exec_write.go), closed with the connection.
+	writers    map[writerKey]*connWriter
+	writerMemo map[writerMemoKey]*connWriter
+	// tx is the open write batch, if any (tx.go).
+	tx *batchTx
 }
 
 var (
@@ -88,15 +94,15 @@ func (c *conn) parse(query string) ([]parser.Statement, error) {
 	return stmts, nil
 }
 
-// Close ends the session. The shared client stays open for the pool.
+// Close ends the session: an unfinished write batch is dropped and the
+// session's writers are closed. The shared client stays open for the pool.
 func (c *conn) Close() error {
+	if c.closed {
+		return nil
+	}
 	c.closed = true
-	return nil
-}
-
-// Begin is not supported yet: transactions arrive with the write batch.
-func (c *conn) Begin() (driver.Tx, error) {
-	return nil, errors.New("fluss: transactions are not supported; only single statements (each acknowledged when Exec returns) are available")
+	c.tx = nil
+	return wrapError(c.closeWriters(), "")
 }
 
 // ExecContext runs statements without a prepare round trip.
@@ -131,8 +137,23 @@ func (c *conn) ResetSession(ctx context.Context) error {
 	if err := c.usable(); err != nil {
 		return err
 	}
-	c.resetSession()
+	// A batch opened with SQL BEGIN and never finished is dropped, as
+	// a server would abort the transaction of a dropped session.
+	c.tx = nil
+	// database/sql resets before every reuse from the pool; resetting an
+	// unchanged session would invalidate every prepared plan each time.
+	if c.sessionChanged() {
+		c.resetSession()
+	}
 	return nil
+}
+
+// sessionChanged reports whether USE, SET or RESET left the session
+// different from the one resetSession makes.
+func (c *conn) sessionChanged() bool {
+	cfg := c.c.cfg
+	return c.sess.Database != cfg.Database || c.sess.Catalog != cfg.Catalog || len(c.sess.Options) > 0 ||
+		!maps.Equal(c.sess.DSNOptions, cfg.Options)
 }
 
 // IsValid reports whether the pool may keep the connection.

@@ -20,6 +20,8 @@ type Connector struct {
 	client *flussrpc.Client
 	closed bool
 	tables *tableCache
+	// handles are the open tables and their lookupers (exec_write.go).
+	handles handleCache
 }
 
 var (

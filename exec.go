@@ -134,6 +134,9 @@ func (c *conn) execute(ctx context.Context, p planner.Plan, b *binder) (driver.R
 		}
 		return newMemRows(p.Output, [][]any{row}, c.outOptions()), 0, nil
 	}
+	if rows, n, done, err := c.executeData(ctx, p, b); done {
+		return rows, n, err
+	}
 	if done, err := c.executeDDL(ctx, p); done {
 		return nil, 0, err
 	}

@@ -1,0 +1,406 @@
+package fluss_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofluss/fluss"
+	"github.com/gofluss/fluss/flussrpc"
+)
+
+// Each benchmark has a SQL side (database/sql through the driver) and a
+// native side (the same work with flussrpc directly), both reporting
+// rows/s, so that the driver's overhead reads off as their ratio:
+//
+//	go test -run '^$' -bench . -benchtime 3x .
+
+// benchDSN keeps write batches below the 1 MiB a bucket fetch returns:
+// flussrpc (as of this writing) fails a scan whose bucket holds a batch
+// larger than client.scanner.log.fetch.max-bytes-for-bucket.
+const benchDSN = "?client.writer.batch-size=512kb"
+
+type benchEnv struct {
+	db     *sql.DB
+	d      string
+	client *flussrpc.Client
+}
+
+func newBenchEnv(b *testing.B) *benchEnv {
+	b.Helper()
+	db := openDB(&testing.T{}, benchDSN)
+	b.Cleanup(func() { db.Close() })
+	name := fmt.Sprintf("bench_%d", time.Now().UnixNano()%1e9)
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Exec("DROP DATABASE IF EXISTS " + name + " CASCADE") })
+	c, err := db.Conn(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	client, err := fluss.Client(ctx, c)
+	c.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &benchEnv{db: db, d: name, client: client}
+}
+
+func (e *benchEnv) exec(b *testing.B, q string, args ...any) {
+	b.Helper()
+	if _, err := e.db.ExecContext(context.Background(), q, args...); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func (e *benchEnv) table(b *testing.B, name string) *flussrpc.Table {
+	b.Helper()
+	t, err := e.client.OpenTable(context.Background(), flussrpc.TablePath{Database: e.d, Table: name})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return t
+}
+
+func reportRows(b *testing.B, rows int) {
+	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+}
+
+func (e *benchEnv) logTable(b *testing.B, name string) {
+	e.exec(b, "CREATE TABLE "+e.d+"."+name+" (id BIGINT, s STRING)"+withFormat())
+}
+
+func nativeAppend(b *testing.B, t *flussrpc.Table, rows, per int) {
+	ctx := context.Background()
+	w, err := t.NewAppendWriter(flussrpc.AppendOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close(ctx)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := 0; j < rows; j += per {
+			res := make([]flussrpc.WriteResult, 0, per)
+			for k := j; k < j+per; k++ {
+				r, err := w.Append(ctx, []any{int64(k), "row with some text"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				res = append(res, r)
+			}
+			if err := w.Flush(ctx); err != nil {
+				b.Fatal(err)
+			}
+			for _, r := range res {
+				if err := r.Wait(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	reportRows(b, b.N*rows)
+}
+
+func valuesList(from, n int) string {
+	var sb strings.Builder
+	for i := from; i < from+n; i++ {
+		if i > from {
+			sb.WriteString(",")
+		}
+		fmt.Fprintf(&sb, "(%d, 'row with some text')", i)
+	}
+	return sb.String()
+}
+
+// BenchmarkInsertPerRow: one acknowledged row per Exec.
+func BenchmarkInsertPerRow(b *testing.B) {
+	const rows = 200
+	b.Run("sql", func(b *testing.B) {
+		e := newBenchEnv(b)
+		e.logTable(b, "t")
+		st, err := e.db.Prepare("INSERT INTO " + e.d + ".t VALUES (?, ?)")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer st.Close()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			for j := range rows {
+				if _, err := st.Exec(j, "row with some text"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		reportRows(b, b.N*rows)
+	})
+	b.Run("native", func(b *testing.B) {
+		e := newBenchEnv(b)
+		e.logTable(b, "t")
+		nativeAppend(b, e.table(b, "t"), rows, 1)
+	})
+}
+
+// BenchmarkInsertMultiRow: 1000 rows per INSERT ... VALUES.
+func BenchmarkInsertMultiRow(b *testing.B) {
+	const rows, per = 20000, 1000
+	b.Run("sql", func(b *testing.B) {
+		e := newBenchEnv(b)
+		e.logTable(b, "t")
+		q := "INSERT INTO " + e.d + ".t VALUES " + valuesList(0, per)
+		st, err := e.db.Prepare(q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer st.Close()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			for j := 0; j < rows; j += per {
+				if _, err := st.Exec(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		reportRows(b, b.N*rows)
+	})
+	b.Run("native", func(b *testing.B) {
+		e := newBenchEnv(b)
+		e.logTable(b, "t")
+		nativeAppend(b, e.table(b, "t"), rows, per)
+	})
+}
+
+// BenchmarkInsertTxBatch: a prepared INSERT per row inside a write batch.
+func BenchmarkInsertTxBatch(b *testing.B) {
+	const rows = 50000
+	b.Run("sql", func(b *testing.B) {
+		e := newBenchEnv(b)
+		e.logTable(b, "t")
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			tx, err := e.db.Begin()
+			if err != nil {
+				b.Fatal(err)
+			}
+			st, err := tx.Prepare("INSERT INTO " + e.d + ".t VALUES (?, ?)")
+			if err != nil {
+				b.Fatal(err)
+			}
+			for j := range rows {
+				if _, err := st.Exec(j, "row with some text"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := tx.Commit(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportRows(b, b.N*rows)
+	})
+	b.Run("native", func(b *testing.B) {
+		e := newBenchEnv(b)
+		e.logTable(b, "t")
+		nativeAppend(b, e.table(b, "t"), rows, rows)
+	})
+}
+
+// BenchmarkAppendArrow: 50k-row Arrow records.
+func BenchmarkAppendArrow(b *testing.B) {
+	const rows = 50000
+	b.Run("sql-raw", func(b *testing.B) {
+		e := newBenchEnv(b)
+		e.logTable(b, "t")
+		ctx := context.Background()
+		c, err := e.db.Conn(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close()
+		r, err := fluss.QueryArrow(ctx, c, "SELECT * FROM "+e.d+".t LIMIT 0")
+		if err != nil {
+			b.Fatal(err)
+		}
+		rec := arrowRecord(r.Schema(), 0, rows)
+		r.Release()
+		defer rec.Release()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := fluss.AppendArrow(ctx, c, e.d+".t", rec); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportRows(b, b.N*rows)
+	})
+	b.Run("native", func(b *testing.B) {
+		e := newBenchEnv(b)
+		e.logTable(b, "t")
+		ctx := context.Background()
+		c, _ := e.db.Conn(ctx)
+		r, err := fluss.QueryArrow(ctx, c, "SELECT * FROM "+e.d+".t LIMIT 0")
+		if err != nil {
+			b.Fatal(err)
+		}
+		rec := arrowRecord(r.Schema(), 0, rows)
+		r.Release()
+		c.Close()
+		defer rec.Release()
+		w, err := e.table(b, "t").NewAppendWriter(flussrpc.AppendOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer w.Close(ctx)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			res, err := w.AppendArrow(ctx, rec)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := w.Flush(ctx); err != nil {
+				b.Fatal(err)
+			}
+			if err := res.Wait(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportRows(b, b.N*rows)
+	})
+}
+
+// BenchmarkLookup: QueryRow by primary key.
+func BenchmarkLookup(b *testing.B) {
+	const keys = 1000
+	setup := func(b *testing.B) *benchEnv {
+		e := newBenchEnv(b)
+		e.exec(b, "CREATE TABLE "+e.d+".kv (id BIGINT, s STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
+		e.exec(b, "INSERT INTO "+e.d+".kv VALUES "+valuesList(0, keys))
+		return e
+	}
+	b.Run("sql", func(b *testing.B) {
+		e := setup(b)
+		st, err := e.db.Prepare("SELECT s FROM " + e.d + ".kv WHERE id = ?")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer st.Close()
+		var s string
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if err := st.QueryRow(i % keys).Scan(&s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportRows(b, b.N)
+	})
+	b.Run("native", func(b *testing.B) {
+		e := setup(b)
+		lk, err := e.table(b, "kv").NewLookuper()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctx := context.Background()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, ok, err := lk.Lookup(ctx, []any{int64(i % keys)}); err != nil || !ok {
+				b.Fatal(ok, err)
+			}
+		}
+		reportRows(b, b.N)
+	})
+}
+
+// BenchmarkScan: a bounded full scan of a log table.
+func BenchmarkScan(b *testing.B) {
+	const rows = 200000
+	setup := func(b *testing.B) *benchEnv {
+		e := newBenchEnv(b)
+		e.exec(b, "CREATE TABLE "+e.d+".t (id BIGINT, s STRING) WITH ('bucket.num' = '4', 'table.log.format' = '"+logFormat+"')")
+		fillLog(b, e.db, e.d+".t", rows)
+		return e
+	}
+	b.Run("sql-rows", func(b *testing.B) {
+		e := setup(b)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			r, err := e.db.Query("SELECT * FROM " + e.d + ".t")
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			var id int64
+			var s string
+			for r.Next() {
+				if err := r.Scan(&id, &s); err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			if r.Err() != nil || n != rows {
+				b.Fatal(n, r.Err())
+			}
+			r.Close()
+		}
+		reportRows(b, b.N*rows)
+	})
+	b.Run("sql-arrow", func(b *testing.B) {
+		e := setup(b)
+		ctx := context.Background()
+		c, err := e.db.Conn(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			r, err := fluss.QueryArrow(ctx, c, "SELECT * FROM "+e.d+".t")
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			for r.Next() {
+				n += int(r.RecordBatch().NumRows())
+			}
+			if r.Err() != nil || n != rows {
+				b.Fatal(n, r.Err())
+			}
+			r.Release()
+		}
+		reportRows(b, b.N*rows)
+	})
+	b.Run("native", func(b *testing.B) {
+		e := setup(b)
+		t := e.table(b, "t")
+		ctx := context.Background()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			// The fetch sizes the driver uses (see exec_read.go).
+			sc, err := t.NewLogScanner(flussrpc.LogScanOptions{Bounded: true, MaxBucketFetchBytes: 8 << 20, MaxFetchBytes: 32 << 20})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := sc.SubscribeAll(ctx, flussrpc.ScanFromEarliest()); err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			for {
+				recs, err := sc.Poll(ctx, time.Second)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				n += len(recs)
+			}
+			sc.Close()
+			if n != rows {
+				b.Fatal(n)
+			}
+		}
+		reportRows(b, b.N*rows)
+	})
+}

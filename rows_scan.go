@@ -1,0 +1,243 @@
+package fluss
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/gofluss/fluss/planner"
+	"github.com/gofluss/fluss/typeconv"
+)
+
+// scanSource produces the rows of a scan chunk by chunk, in the shape the
+// scan was compiled for (see scanShape). next returns io.EOF at the end.
+// It is only called from the scanRows producer goroutine; close is called
+// once, after that goroutine ended.
+type scanSource interface {
+	next(ctx context.Context) ([][]any, error)
+	close()
+}
+
+// scanPipeline is what happens to a source's rows before they are handed
+// out: the client-side filter, OFFSET, LIMIT, the result cap, and the
+// projection onto the output columns.
+type scanPipeline struct {
+	filter *rowFilter
+	proj   []int // source row positions of the output columns
+	offset int64
+	limit  int64 // -1: none
+	// maxRows caps the rows that pass the filter (0: no cap); capErr
+	// explains the failure.
+	maxRows int64
+	capErr  func() error
+}
+
+// scanPrefetch is how many chunks the producer may read ahead of Next.
+// Together with the scanner's own fetch buffer it bounds the memory of a
+// scan regardless of its size.
+const scanPrefetch = 2
+
+// scanRows streams the rows of a scan. A producer goroutine pulls chunks
+// from the source, filters and projects them, and hands them over a
+// channel of scanPrefetch chunks; Next converts one row at a time with
+// typeconv.FromValue.
+//
+// The query's context governs the whole life of the rows (database/sql
+// gives Next no context): when it ends, Next returns its error at once and
+// the producer stops. Close may be called from any goroutine, also while
+// Next waits; it stops the producer, waits for it to exit and then closes
+// the source, so no fetch outlives the rows.
+type scanRows struct {
+	// memRows carries the column metadata: the five ColumnType methods
+	// and Columns are memRows', so both kinds of rows describe their
+	// columns identically.
+	*memRows
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	ch     chan scanChunk
+	exited chan struct{}
+	src    scanSource
+
+	cur [][]any
+	pos int
+	err error
+
+	closeOnce sync.Once
+}
+
+type scanChunk struct {
+	rows [][]any
+	err  error
+}
+
+var (
+	_ driver.Rows                           = (*scanRows)(nil)
+	_ driver.RowsColumnTypeScanType         = (*scanRows)(nil)
+	_ driver.RowsColumnTypeDatabaseTypeName = (*scanRows)(nil)
+	_ driver.RowsColumnTypeNullable         = (*scanRows)(nil)
+	_ driver.RowsColumnTypePrecisionScale   = (*scanRows)(nil)
+	_ driver.RowsColumnTypeLength           = (*scanRows)(nil)
+)
+
+// newScanRows starts streaming src through pl. The rows own src.
+func newScanRows(ctx context.Context, cols []planner.Column, opts typeconv.OutOptions, src scanSource, pl scanPipeline) *scanRows {
+	pctx, cancel := context.WithCancel(ctx)
+	r := &scanRows{
+		memRows: newMemRows(cols, nil, opts),
+		ctx:     ctx,
+		cancel:  cancel,
+		ch:      make(chan scanChunk, scanPrefetch),
+		exited:  make(chan struct{}),
+		src:     src,
+	}
+	go r.produce(pctx, pl)
+	return r
+}
+
+// produce runs the pipeline until the source ends, fails, or ctx ends.
+func (r *scanRows) produce(ctx context.Context, pl scanPipeline) {
+	defer close(r.exited)
+	defer close(r.ch)
+	send := func(c scanChunk) bool {
+		select {
+		case r.ch <- c:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	st := pipelineState{pl: pl}
+	for !st.done() {
+		in, err := r.src.next(ctx)
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				if ctx.Err() != nil {
+					err = ctx.Err()
+				}
+				send(scanChunk{err: wrapError(err, "")})
+			}
+			return
+		}
+		out, err := st.apply(in)
+		if err != nil {
+			send(scanChunk{rows: out, err: err})
+			return
+		}
+		if len(out) > 0 && !send(scanChunk{rows: out}) {
+			return
+		}
+	}
+}
+
+// pipelineState applies a scanPipeline to successive chunks.
+type pipelineState struct {
+	pl                       scanPipeline
+	skipped, emitted, passed int64
+}
+
+// done reports whether LIMIT is reached (no more rows are wanted).
+func (s *pipelineState) done() bool { return s.pl.limit >= 0 && s.emitted >= s.pl.limit }
+
+// apply filters, skips, limits and projects one chunk.
+func (s *pipelineState) apply(in [][]any) ([][]any, error) {
+	pl := &s.pl
+	out := make([][]any, 0, len(in))
+	for _, row := range in {
+		if s.done() {
+			break
+		}
+		ok, err := pl.filter.match(row)
+		if err != nil {
+			return out, err
+		}
+		if !ok {
+			continue
+		}
+		s.passed++
+		if pl.maxRows > 0 && s.passed > pl.maxRows {
+			return out, pl.capErr()
+		}
+		if s.skipped < pl.offset {
+			s.skipped++
+			continue
+		}
+		out = append(out, project(row, pl.proj))
+		s.emitted++
+	}
+	return out, nil
+}
+
+// project returns the output columns of a source row. The identity
+// projection reuses the row.
+func project(row []any, proj []int) []any {
+	if proj == nil {
+		return row
+	}
+	out := make([]any, len(proj))
+	for i, j := range proj {
+		out[i] = row[j]
+	}
+	return out
+}
+
+// Next converts the next row into dest, waiting for the producer when
+// the current chunk is used up.
+func (r *scanRows) Next(dest []driver.Value) error {
+	for r.pos >= len(r.cur) {
+		if r.err != nil {
+			return r.err
+		}
+		select {
+		case c, ok := <-r.ch:
+			if !ok {
+				// The producer ended: a cancelled query reports that,
+				// anything else is the end of the rows.
+				if err := r.ctx.Err(); err != nil {
+					r.err = err
+					return err
+				}
+				r.err = io.EOF
+				return io.EOF
+			}
+			r.cur, r.pos = c.rows, 0
+			if c.err != nil {
+				r.err = c.err
+			}
+		case <-r.ctx.Done():
+			r.err = r.ctx.Err()
+			return r.err
+		}
+	}
+	row := r.cur[r.pos]
+	r.cur[r.pos] = nil
+	r.pos++
+	return convertRow(r.cols, row, dest, r.opts)
+}
+
+// Close stops the scan and releases the source. It is idempotent and
+// safe to call from any goroutine.
+func (r *scanRows) Close() error {
+	r.closeOnce.Do(func() {
+		r.cancel()
+		<-r.exited
+		r.src.close()
+	})
+	return nil
+}
+
+// sliceSource serves rows already in memory as one chunk.
+type sliceSource struct{ rows [][]any }
+
+func (s *sliceSource) next(context.Context) ([][]any, error) {
+	if s.rows == nil {
+		return nil, io.EOF
+	}
+	rows := s.rows
+	s.rows = nil
+	return rows, nil
+}
+
+func (s *sliceSource) close() {}
