@@ -1,0 +1,11 @@
+// Package examples holds runnable programs that show the fluss driver in
+// use. Each subdirectory is a main package with a run function that its
+// test calls against the local cluster (make test runs them all):
+//
+//	quickstart  create a database and tables, insert, look up, scan (make demo)
+//	sqlx        the same through jmoiron/sqlx: structs with db tags, NamedExec, In
+//	bulk-arrow  millions of rows through sql.Conn.Raw as Arrow record batches
+//	changelog   upserts and deletes, then the table's changes from t$changelog
+//
+// Every program takes -dsn (default: FLUSS_BOOTSTRAP or 127.0.0.1:9123).
+package examples

@@ -1,0 +1,32 @@
+package examples
+
+import (
+	"context"
+	"flag"
+	"io"
+	"log"
+	"os"
+	"time"
+)
+
+// RunFunc is an example's body: it works in database db of the cluster at
+// dsn and prints what it did to out.
+type RunFunc func(ctx context.Context, dsn, db string, out io.Writer) error
+
+// Main is every example's main: it parses the flags (with -dsn, whose
+// default is FLUSS_BOOTSTRAP or the local cluster of `make cluster-up`),
+// runs fn in database db with a timeout, and exits non-zero on failure.
+// Register extra flags before calling it.
+func Main(db string, timeout time.Duration, fn RunFunc) {
+	addr := os.Getenv("FLUSS_BOOTSTRAP")
+	if addr == "" {
+		addr = "127.0.0.1:9123"
+	}
+	dsn := flag.String("dsn", "fluss://"+addr+"/", "Fluss DSN")
+	flag.Parse()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if err := fn(ctx, *dsn, db, os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}
