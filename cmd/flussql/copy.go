@@ -11,6 +11,14 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/gofluss/fluss"
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
+	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/typeconv"
 )
 
 // copySpec is a parsed \copy command.
@@ -404,65 +412,115 @@ type loader interface {
 	Loaded() int64
 }
 
-// bulkAppender is the seam for the driver's native bulk path: when the
-// driver's connection (reached through sql.Conn.Raw) offers an appender
-// that batches rows per bucket and writes Arrow record batches, \copy uses
-// it instead of INSERT statements. No version of the driver offers it yet;
-// the shape below is what this command expects and will follow the
-// driver's API when it lands.
-type bulkAppender interface {
-	NewAppender(ctx context.Context, table string, columns []string) (interface {
-		AppendRow(ctx context.Context, values []any) error
-		Flush(ctx context.Context) error
-		Close() error
-	}, error)
-}
-
-// newLoader picks the fastest available path: the driver's bulk appender
-// through sql.Conn.Raw, else multi-row INSERT ... VALUES batches.
+// newLoader picks the fastest path: log tables whose every column the
+// file provides are loaded as Arrow record batches through the driver's
+// native AppendWriter (sql.Conn.Raw, fluss.AppendArrow); anything else
+// (primary-key tables, where an INSERT with a column list is a partial
+// update, and partial column lists) goes through multi-row INSERT
+// ... VALUES batches, which the driver also writes with its native writers.
 func (s *shell) newLoader(ctx context.Context, table string, cols []string) (loader, error) {
-	var bulk bulkAppender
-	_ = s.conn.Raw(func(dc any) error {
-		bulk, _ = dc.(bulkAppender)
-		return nil
-	})
-	if bulk != nil {
-		// The appender stays valid while s.conn is open (it is never
-		// returned to the pool while the shell runs).
-		app, err := bulk.NewAppender(ctx, table, cols)
-		if err != nil {
-			return nil, err
-		}
-		return &rawLoader{app: app}, nil
+	if ld, err := newArrowLoader(ctx, s.conn, table, cols); err != nil || ld != nil {
+		return ld, err
 	}
 	return newInsertLoader(s.conn, table, cols), nil
 }
 
-// rawLoader adapts the driver's bulk appender.
-type rawLoader struct {
-	app interface {
-		AppendRow(ctx context.Context, values []any) error
-		Flush(ctx context.Context) error
-		Close() error
+// arrowBatchRows is how many rows one Arrow record batch carries.
+const arrowBatchRows = 65536
+
+// arrowLoader converts CSV fields to the table's types and appends them
+// as Arrow record batches.
+type arrowLoader struct {
+	conn   *sql.Conn
+	table  string
+	cols   []schema.Column // table columns, schema order
+	pos    []int           // file column i goes to table column pos[i]
+	rb     *arrowipc.RowBuilder
+	row    []any
+	loaded int64
+}
+
+// newArrowLoader returns nil (and no error) when the Arrow path does not
+// apply to the table and columns.
+func newArrowLoader(ctx context.Context, conn *sql.Conn, table string, fileCols []string) (loader, error) {
+	client, err := fluss.Client(ctx, conn)
+	if err != nil {
+		return nil, err
 	}
-	queued, loaded int64
+	path, err := tablePath(ctx, conn, table)
+	if err != nil {
+		return nil, err
+	}
+	t, err := client.OpenTable(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	desc := t.Info().Descriptor
+	if desc.HasPrimaryKey() || len(fileCols) != len(desc.Schema.Columns) {
+		return nil, nil
+	}
+	pos := make([]int, len(fileCols))
+	for i, c := range fileCols {
+		if pos[i] = desc.Schema.ColumnIndex(c); pos[i] < 0 {
+			return nil, fmt.Errorf("table %s has no column %q", path, c)
+		}
+	}
+	rb, err := arrowipc.NewRowBuilder(desc.Schema.Columns, memory.DefaultAllocator)
+	if err != nil {
+		return nil, err
+	}
+	return &arrowLoader{conn: conn, table: path.String(), cols: desc.Schema.Columns, pos: pos, rb: rb,
+		row: make([]any, len(desc.Schema.Columns))}, nil
 }
 
-func (r *rawLoader) Append(ctx context.Context, row []any) error {
-	r.queued++
-	return r.app.AppendRow(ctx, row)
+// tablePath resolves "t" against the session's current database.
+func tablePath(ctx context.Context, conn *sql.Conn, table string) (flussrpc.TablePath, error) {
+	name := strings.ReplaceAll(table, "`", "")
+	if db, t, ok := strings.Cut(name, "."); ok {
+		return flussrpc.TablePath{Database: db, Table: t}, nil
+	}
+	var db string
+	if err := conn.QueryRowContext(ctx, "SHOW CURRENT DATABASE").Scan(&db); err != nil {
+		return flussrpc.TablePath{}, err
+	}
+	return flussrpc.TablePath{Database: db, Table: name}, nil
 }
 
-func (r *rawLoader) Flush(ctx context.Context) error {
-	if err := r.app.Flush(ctx); err != nil {
+func (l *arrowLoader) Append(ctx context.Context, fields []any) error {
+	for i, v := range fields {
+		c := l.cols[l.pos[i]]
+		val, err := typeconv.ToValue(c.Type, v, time.UTC)
+		if err != nil {
+			return typeconv.WithColumn(err, c.Name)
+		}
+		l.row[l.pos[i]] = val
+	}
+	if err := l.rb.Append(l.row); err != nil {
 		return err
 	}
-	r.loaded = r.queued
+	if l.rb.Len() >= arrowBatchRows {
+		return l.Flush(ctx)
+	}
 	return nil
 }
 
-func (r *rawLoader) Close() error  { return r.app.Close() }
-func (r *rawLoader) Loaded() int64 { return r.loaded }
+func (l *arrowLoader) Flush(ctx context.Context) error {
+	if l.rb.Len() == 0 {
+		return nil
+	}
+	rec := l.rb.NewRecord()
+	defer rec.Release()
+	n, err := fluss.AppendArrow(ctx, l.conn, l.table, rec)
+	l.loaded += n
+	return err
+}
+
+func (l *arrowLoader) Close() error {
+	l.rb.Release()
+	return nil
+}
+
+func (l *arrowLoader) Loaded() int64 { return l.loaded }
 
 // maxBatchParams bounds the placeholders of one INSERT statement.
 const maxBatchParams = 2000
