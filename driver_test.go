@@ -374,3 +374,28 @@ func TestConnectorLifecycle(t *testing.T) {
 		t.Fatal("Ping after Close succeeded")
 	}
 }
+
+func TestInformationSchema(t *testing.T) {
+	db := openDB(t, "")
+	name := uniqueDB(t, db)
+	mustExec(t, db, fmt.Sprintf(flinkDDL, name))
+	mustExec(t, db, "CREATE TABLE "+name+".events (id BIGINT, msg STRING)")
+	mustExec(t, db, "ALTER TABLE "+name+".orders ADD PARTITION (region = 'us')")
+	got := queryStrings(t, db, "SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.tables WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME DESC", name)
+	want := [][]string{{"orders", "PRIMARY KEY TABLE"}, {"events", "LOG TABLE"}}
+	if !slices.EqualFunc(got, want, slices.Equal[[]string]) {
+		t.Fatalf("information_schema.tables = %v, want %v", got, want)
+	}
+	cols := queryStrings(t, db, "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, IS_NULLABLE, COLUMN_KEY FROM information_schema.columns WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'orders' LIMIT 2", name)
+	if len(cols) != 2 || cols[0][0] != "order_id" || cols[0][1] != "1" || cols[0][2] != "BIGINT" || cols[1][3] != "NO" || cols[1][4] != "PRI,PART" {
+		t.Fatalf("information_schema.columns = %v", cols)
+	}
+	parts := queryStrings(t, db, "SELECT PARTITION_NAME FROM information_schema.partitions WHERE TABLE_SCHEMA = ?", name)
+	if len(parts) != 1 || parts[0][0] != "region=us" {
+		t.Fatalf("information_schema.partitions = %v", parts)
+	}
+	schemas := queryStrings(t, db, "SELECT SCHEMA_NAME, SCHEMA_COMMENT FROM information_schema.schemata WHERE SCHEMA_NAME = ?", name)
+	if len(schemas) != 1 || schemas[0][1] != "driver test" {
+		t.Fatalf("information_schema.schemata = %v", schemas)
+	}
+}

@@ -37,6 +37,12 @@ func (c *conn) executeData(ctx context.Context, p planner.Plan, b *binder) (rows
 	case *planner.Update:
 		n, err = c.execUpdate(ctx, p, b)
 		return nil, n, true, err
+	case *planner.InfoSchema:
+		rows, err := c.infoSchema(ctx, p, b)
+		if err != nil {
+			return nil, 0, true, err
+		}
+		return newMemRows(p.Output, rows, c.outOptions()), 0, true, nil
 	case *planner.Lookup, *planner.PrefixLookup, *planner.Count, *planner.LimitScan,
 		*planner.LogScan, *planner.KvScan, *planner.ChangelogScan:
 		rows, err = c.query(ctx, p.(planner.QueryPlan), b)

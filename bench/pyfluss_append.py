@@ -18,6 +18,7 @@ import json
 import os
 import random
 import string
+import sys
 import time
 
 import fluss
@@ -108,4 +109,5 @@ async def main():
 
 if __name__ == "__main__":
     asyncio.run(main())
+    sys.stdout.flush()  # os._exit skips the flush of a piped stdout
     os._exit(0)
