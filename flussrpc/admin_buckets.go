@@ -65,17 +65,30 @@ func (c *Client) perLeaderOnce(ctx context.Context, pp PhysicalPath, buckets []i
 	return retry, nil
 }
 
-// bucketOutcome classifies the error fields of one bucket of a response:
-// stale routing (retry after refresh), another error, or success.
-func bucketOutcome(pp PhysicalPath, bucket int32, code int32, msg string) (stale bool, err error) {
-	berr := ErrorFromCode(code, msg)
-	if IsInvalidMetadata(berr) {
-		return true, nil
+// bucketAnswer is a per-bucket entry of a response with error fields.
+type bucketAnswer interface {
+	GetBucketId() int32
+	GetErrorCode() int32
+	GetErrorMessage() string
+}
+
+// bucketValues files the per-bucket answers of one response: each value
+// into out, and the buckets whose routing was stale into the returned list
+// (to retry after a refresh). Any other bucket error fails the call.
+func bucketValues[R bucketAnswer](pp PhysicalPath, answers []R, out map[int32]int64, value func(R) int64) ([]int32, error) {
+	var retry []int32
+	for _, br := range answers {
+		berr := ErrorFromCode(br.GetErrorCode(), br.GetErrorMessage())
+		switch {
+		case IsInvalidMetadata(berr):
+			retry = append(retry, br.GetBucketId())
+		case berr != nil:
+			return nil, fmt.Errorf("flussrpc: %s bucket %d: %w", pp, br.GetBucketId(), berr)
+		default:
+			out[br.GetBucketId()] = value(br)
+		}
 	}
-	if berr != nil {
-		return false, fmt.Errorf("flussrpc: %s bucket %d: %w", pp, bucket, berr)
-	}
-	return false, nil
+	return retry, nil
 }
 
 // allBuckets returns 0..n-1 of a table, or the given list when non-nil.
@@ -117,19 +130,7 @@ func (a *Admin) GetTableStats(ctx context.Context, path TablePath, partition str
 		if err := a.c.callNode(ctx, n, APIKeyGetTableStats, req, &resp); err != nil {
 			return nil, err
 		}
-		var retry []int32
-		for _, br := range resp.GetBucketsResp() {
-			stale, err := bucketOutcome(pp, br.GetBucketId(), br.GetErrorCode(), br.GetErrorMessage())
-			switch {
-			case stale:
-				retry = append(retry, br.GetBucketId())
-			case err != nil:
-				return nil, err
-			default:
-				out[br.GetBucketId()] = br.GetRowCount()
-			}
-		}
-		return retry, nil
+		return bucketValues(pp, resp.GetBucketsResp(), out, (*pb.PbTableStatsRespForBucket).GetRowCount)
 	})
 	if err != nil {
 		return nil, err

@@ -83,19 +83,7 @@ func (a *Admin) ListOffsets(ctx context.Context, path TablePath, partition strin
 		if err := a.c.callNode(ctx, n, APIKeyListOffsets, req, &resp); err != nil {
 			return nil, err
 		}
-		var retry []int32
-		for _, br := range resp.GetBucketsResp() {
-			stale, err := bucketOutcome(pp, br.GetBucketId(), br.GetErrorCode(), br.GetErrorMessage())
-			switch {
-			case stale:
-				retry = append(retry, br.GetBucketId())
-			case err != nil:
-				return nil, err
-			default:
-				out[br.GetBucketId()] = br.GetOffset()
-			}
-		}
-		return retry, nil
+		return bucketValues(pp, resp.GetBucketsResp(), out, (*pb.PbListOffsetsRespForBucket).GetOffset)
 	})
 	if err != nil {
 		return nil, err
