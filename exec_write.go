@@ -411,11 +411,7 @@ func (c *conn) execAppend(ctx context.Context, p *planner.Append, b *binder) (in
 	if err != nil {
 		return 0, err
 	}
-	idx, err := w.h.columnIndexes(p.Columns)
-	if err != nil {
-		return 0, err
-	}
-	rows, err := spreadRows(p.Rows, idx, w.h.width(), b)
+	_, rows, err := w.h.bindRows(p.Columns, p.Rows, b)
 	if err != nil {
 		return 0, err
 	}
@@ -435,11 +431,7 @@ func (c *conn) execUpsert(ctx context.Context, p *planner.Upsert, b *binder) (in
 	if err != nil {
 		return 0, err
 	}
-	idx, err := w.h.columnIndexes(p.Columns)
-	if err != nil {
-		return 0, err
-	}
-	rows, err := spreadRows(p.Rows, idx, w.h.width(), b)
+	_, rows, err := w.h.bindRows(p.Columns, p.Rows, b)
 	if err != nil {
 		return 0, err
 	}
@@ -454,11 +446,7 @@ func (c *conn) execDelete(ctx context.Context, p *planner.Delete, b *binder) (in
 	if err != nil {
 		return 0, err
 	}
-	idx, err := w.h.columnIndexes(p.KeyColumns)
-	if err != nil {
-		return 0, err
-	}
-	rows, err := spreadRows(p.Keys, idx, w.h.width(), b)
+	idx, rows, err := w.h.bindRows(p.KeyColumns, p.Keys, b)
 	if err != nil {
 		return 0, err
 	}
@@ -572,6 +560,16 @@ func (c *conn) execUpdate(ctx context.Context, p *planner.Update, b *binder) (in
 
 // spreadRows binds each row of values and places value j at schema
 // position idx[j] of a row of width columns (NULL elsewhere).
+// bindRows binds the plan's rows of the named columns into full-width
+// table rows; idx maps each named column to its table position.
+func (h *tableHandle) bindRows(names []string, in [][]planner.Value, b *binder) (idx []int, rows [][]any, err error) {
+	if idx, err = h.columnIndexes(names); err != nil {
+		return nil, nil, err
+	}
+	rows, err = spreadRows(in, idx, h.width(), b)
+	return idx, rows, err
+}
+
 func spreadRows(in [][]planner.Value, idx []int, width int, b *binder) ([][]any, error) {
 	out := make([][]any, len(in))
 	for r, vals := range in {
