@@ -419,7 +419,10 @@ func (f *faultConn) Write(b []byte) (int, error) {
 	return n, errors.New("injected write failure")
 }
 
-func TestWriteFailureMidFrameClosesConn(t *testing.T) {
+// dialWithWriteBudget connects to a fake server through a faultConn whose
+// write budget the test then lowers.
+func dialWithWriteBudget(t *testing.T) (*conn, *faultConn) {
+	t.Helper()
 	s := newFakeServer(t, APIKeyGetTableInfo)
 	var fc *faultConn
 	cfg := ConnConfig{Dialer: func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -431,7 +434,11 @@ func TestWriteFailureMidFrameClosesConn(t *testing.T) {
 		fc = &faultConn{Conn: nc, budget: 1 << 20}
 		return fc, nil
 	}}
-	c := dialTest(t, s, cfg)
+	return dialTest(t, s, cfg), fc
+}
+
+func TestWriteFailureMidFrameClosesConn(t *testing.T) {
+	c, fc := dialWithWriteBudget(t)
 	fc.mu.Lock()
 	fc.budget = 5 // the next frame dies after 5 bytes
 	fc.mu.Unlock()
@@ -447,18 +454,7 @@ func TestWriteFailureMidFrameClosesConn(t *testing.T) {
 }
 
 func TestWriteFailureBeforeAnyByteIsSafeToRetry(t *testing.T) {
-	s := newFakeServer(t, APIKeyGetTableInfo)
-	var fc *faultConn
-	cfg := ConnConfig{Dialer: func(ctx context.Context, network, addr string) (net.Conn, error) {
-		var d net.Dialer
-		nc, err := d.DialContext(ctx, network, addr)
-		if err != nil {
-			return nil, err
-		}
-		fc = &faultConn{Conn: nc, budget: 1 << 20}
-		return fc, nil
-	}}
-	c := dialTest(t, s, cfg)
+	c, fc := dialWithWriteBudget(t)
 	fc.mu.Lock()
 	fc.budget = 0
 	fc.mu.Unlock()
