@@ -17,9 +17,13 @@ const DefaultFlussVersion = "0.9.1-incubating"
 // SASLUsers are the PLAIN users configured on the SASL listener when SASL is
 // enabled. They are test credentials for a loopback cluster, nothing more.
 var SASLUsers = map[string]string{
-	"admin": "admin-secret",
-	"alice": "alice-secret",
+	SuperUser: "admin-secret",
+	"alice":   "alice-secret",
 }
+
+// SuperUser is the SASL user with unrestricted access when the authorizer
+// is on; the other SASL users start with no rights.
+const SuperUser = "admin"
 
 // Config describes one local cluster. The zero value is not useful; use
 // FromEnv or fill every field.
@@ -188,6 +192,12 @@ func (c Config) commonConf() map[string]string {
 		m["security.protocol.map"] = "SASL:SASL"
 		m["security.sasl.enabled.mechanisms"] = "PLAIN"
 		m["security.sasl.plain.jaas.config"] = jaasConfig()
+		// With SASL the authorizer is on, so that ACL procedures can be
+		// tested: admin and every plaintext client (principal
+		// User:ANONYMOUS, which includes the servers' own internal
+		// traffic) are super users; alice gets only what ACLs grant her.
+		m["authorizer.enabled"] = "true"
+		m["super.users"] = "User:" + SuperUser + ";User:ANONYMOUS"
 	}
 	return m
 }

@@ -30,10 +30,18 @@ type Addrs struct {
 }
 
 // SASLUser and SASLPassword are credentials accepted by the SASL listener
-// of the local cluster.
+// of the local cluster; SASLUser is a super user.
 const (
-	SASLUser     = "admin"
+	SASLUser     = cluster.SuperUser
 	SASLPassword = "admin-secret"
+)
+
+// LimitedUser is a SASL user of the local cluster without any rights of
+// its own: it can do only what ACLs grant it. LimitedPassword is its
+// password.
+const (
+	LimitedUser     = "alice"
+	LimitedPassword = "alice-secret"
 )
 
 // Cluster returns the addresses of the cluster, starting the local one if
