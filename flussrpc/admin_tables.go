@@ -118,18 +118,13 @@ type TableChange struct {
 	apply func(*pb.AlterTableRequest) error
 }
 
-// Operation codes of PbAlterConfig.op_type and PbAddColumn.column_position_type.
-const (
-	alterOpSet    = 0
-	alterOpDelete = 1
-	columnPosLast = 0
-)
+// columnPosLast is the PbAddColumn.column_position_type of "at the end".
+const columnPosLast = 0
 
 // SetOption sets a table option (a table.* property or a custom property).
 func SetOption(key, value string) TableChange {
 	return TableChange{apply: func(r *pb.AlterTableRequest) error {
-		r.ConfigChanges = append(r.ConfigChanges, &pb.PbAlterConfig{
-			ConfigKey: proto.String(key), ConfigValue: proto.String(value), OpType: proto.Int32(alterOpSet)})
+		r.ConfigChanges = append(r.ConfigChanges, AlterConfig{Key: key, Value: value, Op: ConfigSet}.pb())
 		return nil
 	}}
 }
@@ -137,8 +132,7 @@ func SetOption(key, value string) TableChange {
 // ResetOption removes a table option, restoring its default.
 func ResetOption(key string) TableChange {
 	return TableChange{apply: func(r *pb.AlterTableRequest) error {
-		r.ConfigChanges = append(r.ConfigChanges, &pb.PbAlterConfig{
-			ConfigKey: proto.String(key), OpType: proto.Int32(alterOpDelete)})
+		r.ConfigChanges = append(r.ConfigChanges, AlterConfig{Key: key, Op: ConfigDelete}.pb())
 		return nil
 	}}
 }

@@ -39,8 +39,19 @@ const (
 	APIKeyCreatePartition            APIKey = 1036 // coordinator only
 	APIKeyDropPartition              APIKey = 1037 // coordinator only
 	APIKeyAuthenticate               APIKey = 1038 // SASL exchange on a new connection
+	APIKeyCreateACLs                 APIKey = 1039 // coordinator only
+	APIKeyListACLs                   APIKey = 1040
+	APIKeyDropACLs                   APIKey = 1041 // coordinator only
 	APIKeyAlterTable                 APIKey = 1044 // coordinator only
 	APIKeyDescribeClusterConfigs     APIKey = 1045
+	APIKeyAlterClusterConfigs        APIKey = 1046 // coordinator only
+	APIKeyAddServerTag               APIKey = 1047 // coordinator only
+	APIKeyRemoveServerTag            APIKey = 1048 // coordinator only
+	APIKeyRebalance                  APIKey = 1049 // coordinator only
+	APIKeyListRebalanceProgress      APIKey = 1050 // coordinator only
+	APIKeyCancelRebalance            APIKey = 1051 // coordinator only
+	APIKeyAcquireKVSnapshotLease     APIKey = 1056 // coordinator only
+	APIKeyDropKVSnapshotLease        APIKey = 1058 // coordinator only
 	APIKeyGetTableStats              APIKey = 1059 // bucket leader (tablet server)
 	APIKeyAlterDatabase              APIKey = 1060 // Fluss 1.x, coordinator only
 	APIKeyScanKV                     APIKey = 1061 // Fluss 1.x, bucket leader
@@ -90,8 +101,19 @@ var clientAPIs = map[APIKey]apiInfo{
 	APIKeyCreatePartition:            {"CREATE_PARTITION", 0, 0},
 	APIKeyDropPartition:              {"DROP_PARTITION", 0, 0},
 	APIKeyAuthenticate:               {"AUTHENTICATE", 0, 0},
+	APIKeyCreateACLs:                 {"CREATE_ACLS", 0, 0},
+	APIKeyListACLs:                   {"LIST_ACLS", 0, 0},
+	APIKeyDropACLs:                   {"DROP_ACLS", 0, 0},
 	APIKeyAlterTable:                 {"ALTER_TABLE", 0, 0},
 	APIKeyDescribeClusterConfigs:     {"DESCRIBE_CLUSTER_CONFIGS", 0, 0},
+	APIKeyAlterClusterConfigs:        {"ALTER_CLUSTER_CONFIGS", 0, 0},
+	APIKeyAddServerTag:               {"ADD_SERVER_TAG", 0, 0},
+	APIKeyRemoveServerTag:            {"REMOVE_SERVER_TAG", 0, 0},
+	APIKeyRebalance:                  {"REBALANCE", 0, 0},
+	APIKeyListRebalanceProgress:      {"LIST_REBALANCE_PROGRESS", 0, 0},
+	APIKeyCancelRebalance:            {"CANCEL_REBALANCE", 0, 0},
+	APIKeyAcquireKVSnapshotLease:     {"ACQUIRE_KV_SNAPSHOT_LEASE", 0, 0},
+	APIKeyDropKVSnapshotLease:        {"DROP_KV_SNAPSHOT_LEASE", 0, 0},
 	APIKeyGetTableStats:              {"GET_TABLE_STATS", 0, 0},
 	APIKeyAlterDatabase:              {"ALTER_DATABASE", 0, 0},
 	APIKeyScanKV:                     {"SCAN_KV", 0, 0},

@@ -21,7 +21,12 @@ func TestAPIKeyIDs(t *testing.T) {
 		{APIKeyPrefixLookup, 1034, "PREFIX_LOOKUP"},
 		{APIKeyAuthenticate, 1038, "AUTHENTICATE"},
 		{APIKeyAlterTable, 1044, "ALTER_TABLE"},
+		{APIKeyCreateACLs, 1039, "CREATE_ACLS"},
+		{APIKeyDropACLs, 1041, "DROP_ACLS"},
 		{APIKeyDescribeClusterConfigs, 1045, "DESCRIBE_CLUSTER_CONFIGS"},
+		{APIKeyAlterClusterConfigs, 1046, "ALTER_CLUSTER_CONFIGS"},
+		{APIKeyCancelRebalance, 1051, "CANCEL_REBALANCE"},
+		{APIKeyDropKVSnapshotLease, 1058, "DROP_KV_SNAPSHOT_LEASE"},
 		{APIKeyGetTableStats, 1059, "GET_TABLE_STATS"},
 		{APIKeyAlterDatabase, 1060, "ALTER_DATABASE"},
 		{APIKeyScanKV, 1061, "SCAN_KV"},
@@ -34,8 +39,8 @@ func TestAPIKeyIDs(t *testing.T) {
 	if got := APIKey(1013).String(); got != "APIKey(1013)" {
 		t.Errorf("private API string = %q", got)
 	}
-	if len(clientAPIs) != 34 {
-		t.Errorf("%d client APIs, want 34", len(clientAPIs))
+	if len(clientAPIs) != 45 {
+		t.Errorf("%d client APIs, want 45", len(clientAPIs))
 	}
 }
 

@@ -934,6 +934,87 @@ func (x *PbDescribeConfig) GetConfigSource() string {
 	return ""
 }
 
+// Coordinator only. The changes are validated and applied all or nothing.
+type AlterClusterConfigsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AlterConfigs  []*PbAlterConfig       `protobuf:"bytes,1,rep,name=alter_configs,json=alterConfigs" json:"alter_configs,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AlterClusterConfigsRequest) Reset() {
+	*x = AlterClusterConfigsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterClusterConfigsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterClusterConfigsRequest) ProtoMessage() {}
+
+func (x *AlterClusterConfigsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterClusterConfigsRequest.ProtoReflect.Descriptor instead.
+func (*AlterClusterConfigsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *AlterClusterConfigsRequest) GetAlterConfigs() []*PbAlterConfig {
+	if x != nil {
+		return x.AlterConfigs
+	}
+	return nil
+}
+
+type AlterClusterConfigsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AlterClusterConfigsResponse) Reset() {
+	*x = AlterClusterConfigsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterClusterConfigsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterClusterConfigsResponse) ProtoMessage() {}
+
+func (x *AlterClusterConfigsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterClusterConfigsResponse.ProtoReflect.Descriptor instead.
+func (*AlterClusterConfigsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{16}
+}
+
 type GetFileSystemSecurityTokenRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -942,7 +1023,7 @@ type GetFileSystemSecurityTokenRequest struct {
 
 func (x *GetFileSystemSecurityTokenRequest) Reset() {
 	*x = GetFileSystemSecurityTokenRequest{}
-	mi := &file_fluss_api_proto_msgTypes[15]
+	mi := &file_fluss_api_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -954,7 +1035,7 @@ func (x *GetFileSystemSecurityTokenRequest) String() string {
 func (*GetFileSystemSecurityTokenRequest) ProtoMessage() {}
 
 func (x *GetFileSystemSecurityTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[15]
+	mi := &file_fluss_api_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -967,7 +1048,7 @@ func (x *GetFileSystemSecurityTokenRequest) ProtoReflect() protoreflect.Message 
 
 // Deprecated: Use GetFileSystemSecurityTokenRequest.ProtoReflect.Descriptor instead.
 func (*GetFileSystemSecurityTokenRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{15}
+	return file_fluss_api_proto_rawDescGZIP(), []int{17}
 }
 
 type GetFileSystemSecurityTokenResponse struct {
@@ -982,7 +1063,7 @@ type GetFileSystemSecurityTokenResponse struct {
 
 func (x *GetFileSystemSecurityTokenResponse) Reset() {
 	*x = GetFileSystemSecurityTokenResponse{}
-	mi := &file_fluss_api_proto_msgTypes[16]
+	mi := &file_fluss_api_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -994,7 +1075,7 @@ func (x *GetFileSystemSecurityTokenResponse) String() string {
 func (*GetFileSystemSecurityTokenResponse) ProtoMessage() {}
 
 func (x *GetFileSystemSecurityTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[16]
+	mi := &file_fluss_api_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1007,7 +1088,7 @@ func (x *GetFileSystemSecurityTokenResponse) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use GetFileSystemSecurityTokenResponse.ProtoReflect.Descriptor instead.
 func (*GetFileSystemSecurityTokenResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{16}
+	return file_fluss_api_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetFileSystemSecurityTokenResponse) GetSchema() string {
@@ -1048,7 +1129,7 @@ type PbTablePath struct {
 
 func (x *PbTablePath) Reset() {
 	*x = PbTablePath{}
-	mi := &file_fluss_api_proto_msgTypes[17]
+	mi := &file_fluss_api_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1060,7 +1141,7 @@ func (x *PbTablePath) String() string {
 func (*PbTablePath) ProtoMessage() {}
 
 func (x *PbTablePath) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[17]
+	mi := &file_fluss_api_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1073,7 +1154,7 @@ func (x *PbTablePath) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbTablePath.ProtoReflect.Descriptor instead.
 func (*PbTablePath) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{17}
+	return file_fluss_api_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *PbTablePath) GetDatabaseName() string {
@@ -1101,7 +1182,7 @@ type PbPhysicalTablePath struct {
 
 func (x *PbPhysicalTablePath) Reset() {
 	*x = PbPhysicalTablePath{}
-	mi := &file_fluss_api_proto_msgTypes[18]
+	mi := &file_fluss_api_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1113,7 +1194,7 @@ func (x *PbPhysicalTablePath) String() string {
 func (*PbPhysicalTablePath) ProtoMessage() {}
 
 func (x *PbPhysicalTablePath) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[18]
+	mi := &file_fluss_api_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1126,7 +1207,7 @@ func (x *PbPhysicalTablePath) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPhysicalTablePath.ProtoReflect.Descriptor instead.
 func (*PbPhysicalTablePath) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{18}
+	return file_fluss_api_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *PbPhysicalTablePath) GetDatabaseName() string {
@@ -1161,7 +1242,7 @@ type PbTableBucket struct {
 
 func (x *PbTableBucket) Reset() {
 	*x = PbTableBucket{}
-	mi := &file_fluss_api_proto_msgTypes[19]
+	mi := &file_fluss_api_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1173,7 +1254,7 @@ func (x *PbTableBucket) String() string {
 func (*PbTableBucket) ProtoMessage() {}
 
 func (x *PbTableBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[19]
+	mi := &file_fluss_api_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1186,7 +1267,7 @@ func (x *PbTableBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbTableBucket.ProtoReflect.Descriptor instead.
 func (*PbTableBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{19}
+	return file_fluss_api_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *PbTableBucket) GetTableId() int64 {
@@ -1220,7 +1301,7 @@ type PbKeyValue struct {
 
 func (x *PbKeyValue) Reset() {
 	*x = PbKeyValue{}
-	mi := &file_fluss_api_proto_msgTypes[20]
+	mi := &file_fluss_api_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1232,7 +1313,7 @@ func (x *PbKeyValue) String() string {
 func (*PbKeyValue) ProtoMessage() {}
 
 func (x *PbKeyValue) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[20]
+	mi := &file_fluss_api_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1245,7 +1326,7 @@ func (x *PbKeyValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbKeyValue.ProtoReflect.Descriptor instead.
 func (*PbKeyValue) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{20}
+	return file_fluss_api_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *PbKeyValue) GetKey() string {
@@ -1273,7 +1354,7 @@ type CreateDatabaseRequest struct {
 
 func (x *CreateDatabaseRequest) Reset() {
 	*x = CreateDatabaseRequest{}
-	mi := &file_fluss_api_proto_msgTypes[21]
+	mi := &file_fluss_api_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1285,7 +1366,7 @@ func (x *CreateDatabaseRequest) String() string {
 func (*CreateDatabaseRequest) ProtoMessage() {}
 
 func (x *CreateDatabaseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[21]
+	mi := &file_fluss_api_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1298,7 +1379,7 @@ func (x *CreateDatabaseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateDatabaseRequest.ProtoReflect.Descriptor instead.
 func (*CreateDatabaseRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{21}
+	return file_fluss_api_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *CreateDatabaseRequest) GetDatabaseName() string {
@@ -1330,7 +1411,7 @@ type CreateDatabaseResponse struct {
 
 func (x *CreateDatabaseResponse) Reset() {
 	*x = CreateDatabaseResponse{}
-	mi := &file_fluss_api_proto_msgTypes[22]
+	mi := &file_fluss_api_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1342,7 +1423,7 @@ func (x *CreateDatabaseResponse) String() string {
 func (*CreateDatabaseResponse) ProtoMessage() {}
 
 func (x *CreateDatabaseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[22]
+	mi := &file_fluss_api_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1355,7 +1436,7 @@ func (x *CreateDatabaseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateDatabaseResponse.ProtoReflect.Descriptor instead.
 func (*CreateDatabaseResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{22}
+	return file_fluss_api_proto_rawDescGZIP(), []int{24}
 }
 
 type DropDatabaseRequest struct {
@@ -1369,7 +1450,7 @@ type DropDatabaseRequest struct {
 
 func (x *DropDatabaseRequest) Reset() {
 	*x = DropDatabaseRequest{}
-	mi := &file_fluss_api_proto_msgTypes[23]
+	mi := &file_fluss_api_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1381,7 +1462,7 @@ func (x *DropDatabaseRequest) String() string {
 func (*DropDatabaseRequest) ProtoMessage() {}
 
 func (x *DropDatabaseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[23]
+	mi := &file_fluss_api_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1394,7 +1475,7 @@ func (x *DropDatabaseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropDatabaseRequest.ProtoReflect.Descriptor instead.
 func (*DropDatabaseRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{23}
+	return file_fluss_api_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *DropDatabaseRequest) GetDatabaseName() string {
@@ -1426,7 +1507,7 @@ type DropDatabaseResponse struct {
 
 func (x *DropDatabaseResponse) Reset() {
 	*x = DropDatabaseResponse{}
-	mi := &file_fluss_api_proto_msgTypes[24]
+	mi := &file_fluss_api_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1438,7 +1519,7 @@ func (x *DropDatabaseResponse) String() string {
 func (*DropDatabaseResponse) ProtoMessage() {}
 
 func (x *DropDatabaseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[24]
+	mi := &file_fluss_api_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1451,7 +1532,7 @@ func (x *DropDatabaseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropDatabaseResponse.ProtoReflect.Descriptor instead.
 func (*DropDatabaseResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{24}
+	return file_fluss_api_proto_rawDescGZIP(), []int{26}
 }
 
 type ListDatabasesRequest struct {
@@ -1463,7 +1544,7 @@ type ListDatabasesRequest struct {
 
 func (x *ListDatabasesRequest) Reset() {
 	*x = ListDatabasesRequest{}
-	mi := &file_fluss_api_proto_msgTypes[25]
+	mi := &file_fluss_api_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1475,7 +1556,7 @@ func (x *ListDatabasesRequest) String() string {
 func (*ListDatabasesRequest) ProtoMessage() {}
 
 func (x *ListDatabasesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[25]
+	mi := &file_fluss_api_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1488,7 +1569,7 @@ func (x *ListDatabasesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDatabasesRequest.ProtoReflect.Descriptor instead.
 func (*ListDatabasesRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{25}
+	return file_fluss_api_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ListDatabasesRequest) GetIncludeSummary() bool {
@@ -1510,7 +1591,7 @@ type ListDatabasesResponse struct {
 
 func (x *ListDatabasesResponse) Reset() {
 	*x = ListDatabasesResponse{}
-	mi := &file_fluss_api_proto_msgTypes[26]
+	mi := &file_fluss_api_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1522,7 +1603,7 @@ func (x *ListDatabasesResponse) String() string {
 func (*ListDatabasesResponse) ProtoMessage() {}
 
 func (x *ListDatabasesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[26]
+	mi := &file_fluss_api_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1535,7 +1616,7 @@ func (x *ListDatabasesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDatabasesResponse.ProtoReflect.Descriptor instead.
 func (*ListDatabasesResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{26}
+	return file_fluss_api_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ListDatabasesResponse) GetDatabaseName() []string {
@@ -1563,7 +1644,7 @@ type PbDatabaseSummary struct {
 
 func (x *PbDatabaseSummary) Reset() {
 	*x = PbDatabaseSummary{}
-	mi := &file_fluss_api_proto_msgTypes[27]
+	mi := &file_fluss_api_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1575,7 +1656,7 @@ func (x *PbDatabaseSummary) String() string {
 func (*PbDatabaseSummary) ProtoMessage() {}
 
 func (x *PbDatabaseSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[27]
+	mi := &file_fluss_api_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1588,7 +1669,7 @@ func (x *PbDatabaseSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbDatabaseSummary.ProtoReflect.Descriptor instead.
 func (*PbDatabaseSummary) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{27}
+	return file_fluss_api_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *PbDatabaseSummary) GetDatabaseName() string {
@@ -1621,7 +1702,7 @@ type DatabaseExistsRequest struct {
 
 func (x *DatabaseExistsRequest) Reset() {
 	*x = DatabaseExistsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[28]
+	mi := &file_fluss_api_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1633,7 +1714,7 @@ func (x *DatabaseExistsRequest) String() string {
 func (*DatabaseExistsRequest) ProtoMessage() {}
 
 func (x *DatabaseExistsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[28]
+	mi := &file_fluss_api_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1646,7 +1727,7 @@ func (x *DatabaseExistsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DatabaseExistsRequest.ProtoReflect.Descriptor instead.
 func (*DatabaseExistsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{28}
+	return file_fluss_api_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *DatabaseExistsRequest) GetDatabaseName() string {
@@ -1665,7 +1746,7 @@ type DatabaseExistsResponse struct {
 
 func (x *DatabaseExistsResponse) Reset() {
 	*x = DatabaseExistsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[29]
+	mi := &file_fluss_api_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1677,7 +1758,7 @@ func (x *DatabaseExistsResponse) String() string {
 func (*DatabaseExistsResponse) ProtoMessage() {}
 
 func (x *DatabaseExistsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[29]
+	mi := &file_fluss_api_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1690,7 +1771,7 @@ func (x *DatabaseExistsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DatabaseExistsResponse.ProtoReflect.Descriptor instead.
 func (*DatabaseExistsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{29}
+	return file_fluss_api_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *DatabaseExistsResponse) GetExists() bool {
@@ -1709,7 +1790,7 @@ type GetDatabaseInfoRequest struct {
 
 func (x *GetDatabaseInfoRequest) Reset() {
 	*x = GetDatabaseInfoRequest{}
-	mi := &file_fluss_api_proto_msgTypes[30]
+	mi := &file_fluss_api_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1721,7 +1802,7 @@ func (x *GetDatabaseInfoRequest) String() string {
 func (*GetDatabaseInfoRequest) ProtoMessage() {}
 
 func (x *GetDatabaseInfoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[30]
+	mi := &file_fluss_api_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1734,7 +1815,7 @@ func (x *GetDatabaseInfoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDatabaseInfoRequest.ProtoReflect.Descriptor instead.
 func (*GetDatabaseInfoRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{30}
+	return file_fluss_api_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *GetDatabaseInfoRequest) GetDatabaseName() string {
@@ -1756,7 +1837,7 @@ type GetDatabaseInfoResponse struct {
 
 func (x *GetDatabaseInfoResponse) Reset() {
 	*x = GetDatabaseInfoResponse{}
-	mi := &file_fluss_api_proto_msgTypes[31]
+	mi := &file_fluss_api_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1768,7 +1849,7 @@ func (x *GetDatabaseInfoResponse) String() string {
 func (*GetDatabaseInfoResponse) ProtoMessage() {}
 
 func (x *GetDatabaseInfoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[31]
+	mi := &file_fluss_api_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1781,7 +1862,7 @@ func (x *GetDatabaseInfoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDatabaseInfoResponse.ProtoReflect.Descriptor instead.
 func (*GetDatabaseInfoResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{31}
+	return file_fluss_api_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *GetDatabaseInfoResponse) GetDatabaseJson() []byte {
@@ -1818,7 +1899,7 @@ type AlterDatabaseRequest struct {
 
 func (x *AlterDatabaseRequest) Reset() {
 	*x = AlterDatabaseRequest{}
-	mi := &file_fluss_api_proto_msgTypes[32]
+	mi := &file_fluss_api_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1830,7 +1911,7 @@ func (x *AlterDatabaseRequest) String() string {
 func (*AlterDatabaseRequest) ProtoMessage() {}
 
 func (x *AlterDatabaseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[32]
+	mi := &file_fluss_api_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1843,7 +1924,7 @@ func (x *AlterDatabaseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterDatabaseRequest.ProtoReflect.Descriptor instead.
 func (*AlterDatabaseRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{32}
+	return file_fluss_api_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *AlterDatabaseRequest) GetDatabaseName() string {
@@ -1882,7 +1963,7 @@ type AlterDatabaseResponse struct {
 
 func (x *AlterDatabaseResponse) Reset() {
 	*x = AlterDatabaseResponse{}
-	mi := &file_fluss_api_proto_msgTypes[33]
+	mi := &file_fluss_api_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1894,7 +1975,7 @@ func (x *AlterDatabaseResponse) String() string {
 func (*AlterDatabaseResponse) ProtoMessage() {}
 
 func (x *AlterDatabaseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[33]
+	mi := &file_fluss_api_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1907,7 +1988,7 @@ func (x *AlterDatabaseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterDatabaseResponse.ProtoReflect.Descriptor instead.
 func (*AlterDatabaseResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{33}
+	return file_fluss_api_proto_rawDescGZIP(), []int{35}
 }
 
 type CreateTableRequest struct {
@@ -1921,7 +2002,7 @@ type CreateTableRequest struct {
 
 func (x *CreateTableRequest) Reset() {
 	*x = CreateTableRequest{}
-	mi := &file_fluss_api_proto_msgTypes[34]
+	mi := &file_fluss_api_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1933,7 +2014,7 @@ func (x *CreateTableRequest) String() string {
 func (*CreateTableRequest) ProtoMessage() {}
 
 func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[34]
+	mi := &file_fluss_api_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1946,7 +2027,7 @@ func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableRequest.ProtoReflect.Descriptor instead.
 func (*CreateTableRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{34}
+	return file_fluss_api_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CreateTableRequest) GetTablePath() *PbTablePath {
@@ -1978,7 +2059,7 @@ type CreateTableResponse struct {
 
 func (x *CreateTableResponse) Reset() {
 	*x = CreateTableResponse{}
-	mi := &file_fluss_api_proto_msgTypes[35]
+	mi := &file_fluss_api_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1990,7 +2071,7 @@ func (x *CreateTableResponse) String() string {
 func (*CreateTableResponse) ProtoMessage() {}
 
 func (x *CreateTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[35]
+	mi := &file_fluss_api_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2003,7 +2084,7 @@ func (x *CreateTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableResponse.ProtoReflect.Descriptor instead.
 func (*CreateTableResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{35}
+	return file_fluss_api_proto_rawDescGZIP(), []int{37}
 }
 
 type DropTableRequest struct {
@@ -2016,7 +2097,7 @@ type DropTableRequest struct {
 
 func (x *DropTableRequest) Reset() {
 	*x = DropTableRequest{}
-	mi := &file_fluss_api_proto_msgTypes[36]
+	mi := &file_fluss_api_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2028,7 +2109,7 @@ func (x *DropTableRequest) String() string {
 func (*DropTableRequest) ProtoMessage() {}
 
 func (x *DropTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[36]
+	mi := &file_fluss_api_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2041,7 +2122,7 @@ func (x *DropTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropTableRequest.ProtoReflect.Descriptor instead.
 func (*DropTableRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{36}
+	return file_fluss_api_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *DropTableRequest) GetTablePath() *PbTablePath {
@@ -2066,7 +2147,7 @@ type DropTableResponse struct {
 
 func (x *DropTableResponse) Reset() {
 	*x = DropTableResponse{}
-	mi := &file_fluss_api_proto_msgTypes[37]
+	mi := &file_fluss_api_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2078,7 +2159,7 @@ func (x *DropTableResponse) String() string {
 func (*DropTableResponse) ProtoMessage() {}
 
 func (x *DropTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[37]
+	mi := &file_fluss_api_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2091,7 +2172,7 @@ func (x *DropTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropTableResponse.ProtoReflect.Descriptor instead.
 func (*DropTableResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{37}
+	return file_fluss_api_proto_rawDescGZIP(), []int{39}
 }
 
 type GetTableInfoRequest struct {
@@ -2103,7 +2184,7 @@ type GetTableInfoRequest struct {
 
 func (x *GetTableInfoRequest) Reset() {
 	*x = GetTableInfoRequest{}
-	mi := &file_fluss_api_proto_msgTypes[38]
+	mi := &file_fluss_api_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2115,7 +2196,7 @@ func (x *GetTableInfoRequest) String() string {
 func (*GetTableInfoRequest) ProtoMessage() {}
 
 func (x *GetTableInfoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[38]
+	mi := &file_fluss_api_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2128,7 +2209,7 @@ func (x *GetTableInfoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableInfoRequest.ProtoReflect.Descriptor instead.
 func (*GetTableInfoRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{38}
+	return file_fluss_api_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *GetTableInfoRequest) GetTablePath() *PbTablePath {
@@ -2153,7 +2234,7 @@ type GetTableInfoResponse struct {
 
 func (x *GetTableInfoResponse) Reset() {
 	*x = GetTableInfoResponse{}
-	mi := &file_fluss_api_proto_msgTypes[39]
+	mi := &file_fluss_api_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2165,7 +2246,7 @@ func (x *GetTableInfoResponse) String() string {
 func (*GetTableInfoResponse) ProtoMessage() {}
 
 func (x *GetTableInfoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[39]
+	mi := &file_fluss_api_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2178,7 +2259,7 @@ func (x *GetTableInfoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableInfoResponse.ProtoReflect.Descriptor instead.
 func (*GetTableInfoResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{39}
+	return file_fluss_api_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *GetTableInfoResponse) GetTableId() int64 {
@@ -2232,7 +2313,7 @@ type ListTablesRequest struct {
 
 func (x *ListTablesRequest) Reset() {
 	*x = ListTablesRequest{}
-	mi := &file_fluss_api_proto_msgTypes[40]
+	mi := &file_fluss_api_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2244,7 +2325,7 @@ func (x *ListTablesRequest) String() string {
 func (*ListTablesRequest) ProtoMessage() {}
 
 func (x *ListTablesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[40]
+	mi := &file_fluss_api_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2257,7 +2338,7 @@ func (x *ListTablesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTablesRequest.ProtoReflect.Descriptor instead.
 func (*ListTablesRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{40}
+	return file_fluss_api_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ListTablesRequest) GetDatabaseName() string {
@@ -2276,7 +2357,7 @@ type ListTablesResponse struct {
 
 func (x *ListTablesResponse) Reset() {
 	*x = ListTablesResponse{}
-	mi := &file_fluss_api_proto_msgTypes[41]
+	mi := &file_fluss_api_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2288,7 +2369,7 @@ func (x *ListTablesResponse) String() string {
 func (*ListTablesResponse) ProtoMessage() {}
 
 func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[41]
+	mi := &file_fluss_api_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2301,7 +2382,7 @@ func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTablesResponse.ProtoReflect.Descriptor instead.
 func (*ListTablesResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{41}
+	return file_fluss_api_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ListTablesResponse) GetTableName() []string {
@@ -2320,7 +2401,7 @@ type TableExistsRequest struct {
 
 func (x *TableExistsRequest) Reset() {
 	*x = TableExistsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[42]
+	mi := &file_fluss_api_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2332,7 +2413,7 @@ func (x *TableExistsRequest) String() string {
 func (*TableExistsRequest) ProtoMessage() {}
 
 func (x *TableExistsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[42]
+	mi := &file_fluss_api_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2345,7 +2426,7 @@ func (x *TableExistsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableExistsRequest.ProtoReflect.Descriptor instead.
 func (*TableExistsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{42}
+	return file_fluss_api_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *TableExistsRequest) GetTablePath() *PbTablePath {
@@ -2364,7 +2445,7 @@ type TableExistsResponse struct {
 
 func (x *TableExistsResponse) Reset() {
 	*x = TableExistsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[43]
+	mi := &file_fluss_api_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2376,7 +2457,7 @@ func (x *TableExistsResponse) String() string {
 func (*TableExistsResponse) ProtoMessage() {}
 
 func (x *TableExistsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[43]
+	mi := &file_fluss_api_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2389,7 +2470,7 @@ func (x *TableExistsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableExistsResponse.ProtoReflect.Descriptor instead.
 func (*TableExistsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{43}
+	return file_fluss_api_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *TableExistsResponse) GetExists() bool {
@@ -2410,7 +2491,7 @@ type GetTableSchemaRequest struct {
 
 func (x *GetTableSchemaRequest) Reset() {
 	*x = GetTableSchemaRequest{}
-	mi := &file_fluss_api_proto_msgTypes[44]
+	mi := &file_fluss_api_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2422,7 +2503,7 @@ func (x *GetTableSchemaRequest) String() string {
 func (*GetTableSchemaRequest) ProtoMessage() {}
 
 func (x *GetTableSchemaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[44]
+	mi := &file_fluss_api_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2435,7 +2516,7 @@ func (x *GetTableSchemaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableSchemaRequest.ProtoReflect.Descriptor instead.
 func (*GetTableSchemaRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{44}
+	return file_fluss_api_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *GetTableSchemaRequest) GetTablePath() *PbTablePath {
@@ -2462,7 +2543,7 @@ type GetTableSchemaResponse struct {
 
 func (x *GetTableSchemaResponse) Reset() {
 	*x = GetTableSchemaResponse{}
-	mi := &file_fluss_api_proto_msgTypes[45]
+	mi := &file_fluss_api_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2474,7 +2555,7 @@ func (x *GetTableSchemaResponse) String() string {
 func (*GetTableSchemaResponse) ProtoMessage() {}
 
 func (x *GetTableSchemaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[45]
+	mi := &file_fluss_api_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2487,7 +2568,7 @@ func (x *GetTableSchemaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableSchemaResponse.ProtoReflect.Descriptor instead.
 func (*GetTableSchemaResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{45}
+	return file_fluss_api_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *GetTableSchemaResponse) GetSchemaId() int32 {
@@ -2519,7 +2600,7 @@ type AlterTableRequest struct {
 
 func (x *AlterTableRequest) Reset() {
 	*x = AlterTableRequest{}
-	mi := &file_fluss_api_proto_msgTypes[46]
+	mi := &file_fluss_api_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2531,7 +2612,7 @@ func (x *AlterTableRequest) String() string {
 func (*AlterTableRequest) ProtoMessage() {}
 
 func (x *AlterTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[46]
+	mi := &file_fluss_api_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2544,7 +2625,7 @@ func (x *AlterTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterTableRequest.ProtoReflect.Descriptor instead.
 func (*AlterTableRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{46}
+	return file_fluss_api_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *AlterTableRequest) GetTablePath() *PbTablePath {
@@ -2604,7 +2685,7 @@ type AlterTableResponse struct {
 
 func (x *AlterTableResponse) Reset() {
 	*x = AlterTableResponse{}
-	mi := &file_fluss_api_proto_msgTypes[47]
+	mi := &file_fluss_api_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2616,7 +2697,7 @@ func (x *AlterTableResponse) String() string {
 func (*AlterTableResponse) ProtoMessage() {}
 
 func (x *AlterTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[47]
+	mi := &file_fluss_api_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2629,7 +2710,7 @@ func (x *AlterTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlterTableResponse.ProtoReflect.Descriptor instead.
 func (*AlterTableResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{47}
+	return file_fluss_api_proto_rawDescGZIP(), []int{49}
 }
 
 type PbAlterConfig struct {
@@ -2644,7 +2725,7 @@ type PbAlterConfig struct {
 
 func (x *PbAlterConfig) Reset() {
 	*x = PbAlterConfig{}
-	mi := &file_fluss_api_proto_msgTypes[48]
+	mi := &file_fluss_api_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2656,7 +2737,7 @@ func (x *PbAlterConfig) String() string {
 func (*PbAlterConfig) ProtoMessage() {}
 
 func (x *PbAlterConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[48]
+	mi := &file_fluss_api_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2669,7 +2750,7 @@ func (x *PbAlterConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbAlterConfig.ProtoReflect.Descriptor instead.
 func (*PbAlterConfig) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{48}
+	return file_fluss_api_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *PbAlterConfig) GetConfigKey() string {
@@ -2710,7 +2791,7 @@ type PbAddColumn struct {
 
 func (x *PbAddColumn) Reset() {
 	*x = PbAddColumn{}
-	mi := &file_fluss_api_proto_msgTypes[49]
+	mi := &file_fluss_api_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2722,7 +2803,7 @@ func (x *PbAddColumn) String() string {
 func (*PbAddColumn) ProtoMessage() {}
 
 func (x *PbAddColumn) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[49]
+	mi := &file_fluss_api_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2735,7 +2816,7 @@ func (x *PbAddColumn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbAddColumn.ProtoReflect.Descriptor instead.
 func (*PbAddColumn) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{49}
+	return file_fluss_api_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *PbAddColumn) GetColumnName() string {
@@ -2789,7 +2870,7 @@ type PbDropColumn struct {
 
 func (x *PbDropColumn) Reset() {
 	*x = PbDropColumn{}
-	mi := &file_fluss_api_proto_msgTypes[50]
+	mi := &file_fluss_api_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2801,7 +2882,7 @@ func (x *PbDropColumn) String() string {
 func (*PbDropColumn) ProtoMessage() {}
 
 func (x *PbDropColumn) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[50]
+	mi := &file_fluss_api_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2814,7 +2895,7 @@ func (x *PbDropColumn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbDropColumn.ProtoReflect.Descriptor instead.
 func (*PbDropColumn) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{50}
+	return file_fluss_api_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *PbDropColumn) GetColumnName() string {
@@ -2834,7 +2915,7 @@ type PbRenameColumn struct {
 
 func (x *PbRenameColumn) Reset() {
 	*x = PbRenameColumn{}
-	mi := &file_fluss_api_proto_msgTypes[51]
+	mi := &file_fluss_api_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2846,7 +2927,7 @@ func (x *PbRenameColumn) String() string {
 func (*PbRenameColumn) ProtoMessage() {}
 
 func (x *PbRenameColumn) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[51]
+	mi := &file_fluss_api_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2859,7 +2940,7 @@ func (x *PbRenameColumn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRenameColumn.ProtoReflect.Descriptor instead.
 func (*PbRenameColumn) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{51}
+	return file_fluss_api_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *PbRenameColumn) GetOldColumnName() string {
@@ -2889,7 +2970,7 @@ type PbModifyColumn struct {
 
 func (x *PbModifyColumn) Reset() {
 	*x = PbModifyColumn{}
-	mi := &file_fluss_api_proto_msgTypes[52]
+	mi := &file_fluss_api_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2901,7 +2982,7 @@ func (x *PbModifyColumn) String() string {
 func (*PbModifyColumn) ProtoMessage() {}
 
 func (x *PbModifyColumn) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[52]
+	mi := &file_fluss_api_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2914,7 +2995,7 @@ func (x *PbModifyColumn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbModifyColumn.ProtoReflect.Descriptor instead.
 func (*PbModifyColumn) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{52}
+	return file_fluss_api_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *PbModifyColumn) GetColumnName() string {
@@ -2954,7 +3035,7 @@ type PbPartitionSpec struct {
 
 func (x *PbPartitionSpec) Reset() {
 	*x = PbPartitionSpec{}
-	mi := &file_fluss_api_proto_msgTypes[53]
+	mi := &file_fluss_api_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2966,7 +3047,7 @@ func (x *PbPartitionSpec) String() string {
 func (*PbPartitionSpec) ProtoMessage() {}
 
 func (x *PbPartitionSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[53]
+	mi := &file_fluss_api_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2979,7 +3060,7 @@ func (x *PbPartitionSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPartitionSpec.ProtoReflect.Descriptor instead.
 func (*PbPartitionSpec) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{53}
+	return file_fluss_api_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *PbPartitionSpec) GetPartitionKeyValues() []*PbKeyValue {
@@ -3001,7 +3082,7 @@ type PbPartitionInfo struct {
 
 func (x *PbPartitionInfo) Reset() {
 	*x = PbPartitionInfo{}
-	mi := &file_fluss_api_proto_msgTypes[54]
+	mi := &file_fluss_api_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3013,7 +3094,7 @@ func (x *PbPartitionInfo) String() string {
 func (*PbPartitionInfo) ProtoMessage() {}
 
 func (x *PbPartitionInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[54]
+	mi := &file_fluss_api_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3026,7 +3107,7 @@ func (x *PbPartitionInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPartitionInfo.ProtoReflect.Descriptor instead.
 func (*PbPartitionInfo) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{54}
+	return file_fluss_api_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *PbPartitionInfo) GetPartitionId() int64 {
@@ -3060,7 +3141,7 @@ type ListPartitionInfosRequest struct {
 
 func (x *ListPartitionInfosRequest) Reset() {
 	*x = ListPartitionInfosRequest{}
-	mi := &file_fluss_api_proto_msgTypes[55]
+	mi := &file_fluss_api_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3072,7 +3153,7 @@ func (x *ListPartitionInfosRequest) String() string {
 func (*ListPartitionInfosRequest) ProtoMessage() {}
 
 func (x *ListPartitionInfosRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[55]
+	mi := &file_fluss_api_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3085,7 +3166,7 @@ func (x *ListPartitionInfosRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPartitionInfosRequest.ProtoReflect.Descriptor instead.
 func (*ListPartitionInfosRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{55}
+	return file_fluss_api_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *ListPartitionInfosRequest) GetTablePath() *PbTablePath {
@@ -3111,7 +3192,7 @@ type ListPartitionInfosResponse struct {
 
 func (x *ListPartitionInfosResponse) Reset() {
 	*x = ListPartitionInfosResponse{}
-	mi := &file_fluss_api_proto_msgTypes[56]
+	mi := &file_fluss_api_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3123,7 +3204,7 @@ func (x *ListPartitionInfosResponse) String() string {
 func (*ListPartitionInfosResponse) ProtoMessage() {}
 
 func (x *ListPartitionInfosResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[56]
+	mi := &file_fluss_api_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3136,7 +3217,7 @@ func (x *ListPartitionInfosResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPartitionInfosResponse.ProtoReflect.Descriptor instead.
 func (*ListPartitionInfosResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{56}
+	return file_fluss_api_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *ListPartitionInfosResponse) GetPartitionsInfo() []*PbPartitionInfo {
@@ -3159,7 +3240,7 @@ type CreatePartitionRequest struct {
 
 func (x *CreatePartitionRequest) Reset() {
 	*x = CreatePartitionRequest{}
-	mi := &file_fluss_api_proto_msgTypes[57]
+	mi := &file_fluss_api_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3171,7 +3252,7 @@ func (x *CreatePartitionRequest) String() string {
 func (*CreatePartitionRequest) ProtoMessage() {}
 
 func (x *CreatePartitionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[57]
+	mi := &file_fluss_api_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3184,7 +3265,7 @@ func (x *CreatePartitionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePartitionRequest.ProtoReflect.Descriptor instead.
 func (*CreatePartitionRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{57}
+	return file_fluss_api_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *CreatePartitionRequest) GetTablePath() *PbTablePath {
@@ -3216,7 +3297,7 @@ type CreatePartitionResponse struct {
 
 func (x *CreatePartitionResponse) Reset() {
 	*x = CreatePartitionResponse{}
-	mi := &file_fluss_api_proto_msgTypes[58]
+	mi := &file_fluss_api_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3228,7 +3309,7 @@ func (x *CreatePartitionResponse) String() string {
 func (*CreatePartitionResponse) ProtoMessage() {}
 
 func (x *CreatePartitionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[58]
+	mi := &file_fluss_api_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3241,7 +3322,7 @@ func (x *CreatePartitionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePartitionResponse.ProtoReflect.Descriptor instead.
 func (*CreatePartitionResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{58}
+	return file_fluss_api_proto_rawDescGZIP(), []int{60}
 }
 
 type DropPartitionRequest struct {
@@ -3255,7 +3336,7 @@ type DropPartitionRequest struct {
 
 func (x *DropPartitionRequest) Reset() {
 	*x = DropPartitionRequest{}
-	mi := &file_fluss_api_proto_msgTypes[59]
+	mi := &file_fluss_api_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3267,7 +3348,7 @@ func (x *DropPartitionRequest) String() string {
 func (*DropPartitionRequest) ProtoMessage() {}
 
 func (x *DropPartitionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[59]
+	mi := &file_fluss_api_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3280,7 +3361,7 @@ func (x *DropPartitionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropPartitionRequest.ProtoReflect.Descriptor instead.
 func (*DropPartitionRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{59}
+	return file_fluss_api_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *DropPartitionRequest) GetTablePath() *PbTablePath {
@@ -3312,7 +3393,7 @@ type DropPartitionResponse struct {
 
 func (x *DropPartitionResponse) Reset() {
 	*x = DropPartitionResponse{}
-	mi := &file_fluss_api_proto_msgTypes[60]
+	mi := &file_fluss_api_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3324,7 +3405,7 @@ func (x *DropPartitionResponse) String() string {
 func (*DropPartitionResponse) ProtoMessage() {}
 
 func (x *DropPartitionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[60]
+	mi := &file_fluss_api_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3337,7 +3418,7 @@ func (x *DropPartitionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropPartitionResponse.ProtoReflect.Descriptor instead.
 func (*DropPartitionResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{60}
+	return file_fluss_api_proto_rawDescGZIP(), []int{62}
 }
 
 type ProduceLogRequest struct {
@@ -3353,7 +3434,7 @@ type ProduceLogRequest struct {
 
 func (x *ProduceLogRequest) Reset() {
 	*x = ProduceLogRequest{}
-	mi := &file_fluss_api_proto_msgTypes[61]
+	mi := &file_fluss_api_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3365,7 +3446,7 @@ func (x *ProduceLogRequest) String() string {
 func (*ProduceLogRequest) ProtoMessage() {}
 
 func (x *ProduceLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[61]
+	mi := &file_fluss_api_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3378,7 +3459,7 @@ func (x *ProduceLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProduceLogRequest.ProtoReflect.Descriptor instead.
 func (*ProduceLogRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{61}
+	return file_fluss_api_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *ProduceLogRequest) GetAcks() int32 {
@@ -3418,7 +3499,7 @@ type ProduceLogResponse struct {
 
 func (x *ProduceLogResponse) Reset() {
 	*x = ProduceLogResponse{}
-	mi := &file_fluss_api_proto_msgTypes[62]
+	mi := &file_fluss_api_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3430,7 +3511,7 @@ func (x *ProduceLogResponse) String() string {
 func (*ProduceLogResponse) ProtoMessage() {}
 
 func (x *ProduceLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[62]
+	mi := &file_fluss_api_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3443,7 +3524,7 @@ func (x *ProduceLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProduceLogResponse.ProtoReflect.Descriptor instead.
 func (*ProduceLogResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{62}
+	return file_fluss_api_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *ProduceLogResponse) GetBucketsResp() []*PbProduceLogRespForBucket {
@@ -3465,7 +3546,7 @@ type PbProduceLogReqForBucket struct {
 
 func (x *PbProduceLogReqForBucket) Reset() {
 	*x = PbProduceLogReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[63]
+	mi := &file_fluss_api_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3477,7 +3558,7 @@ func (x *PbProduceLogReqForBucket) String() string {
 func (*PbProduceLogReqForBucket) ProtoMessage() {}
 
 func (x *PbProduceLogReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[63]
+	mi := &file_fluss_api_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3490,7 +3571,7 @@ func (x *PbProduceLogReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbProduceLogReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbProduceLogReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{63}
+	return file_fluss_api_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *PbProduceLogReqForBucket) GetPartitionId() int64 {
@@ -3527,7 +3608,7 @@ type PbProduceLogRespForBucket struct {
 
 func (x *PbProduceLogRespForBucket) Reset() {
 	*x = PbProduceLogRespForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[64]
+	mi := &file_fluss_api_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3539,7 +3620,7 @@ func (x *PbProduceLogRespForBucket) String() string {
 func (*PbProduceLogRespForBucket) ProtoMessage() {}
 
 func (x *PbProduceLogRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[64]
+	mi := &file_fluss_api_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3552,7 +3633,7 @@ func (x *PbProduceLogRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbProduceLogRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbProduceLogRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{64}
+	return file_fluss_api_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *PbProduceLogRespForBucket) GetPartitionId() int64 {
@@ -3606,7 +3687,7 @@ type FetchLogRequest struct {
 
 func (x *FetchLogRequest) Reset() {
 	*x = FetchLogRequest{}
-	mi := &file_fluss_api_proto_msgTypes[65]
+	mi := &file_fluss_api_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3618,7 +3699,7 @@ func (x *FetchLogRequest) String() string {
 func (*FetchLogRequest) ProtoMessage() {}
 
 func (x *FetchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[65]
+	mi := &file_fluss_api_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3631,7 +3712,7 @@ func (x *FetchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchLogRequest.ProtoReflect.Descriptor instead.
 func (*FetchLogRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{65}
+	return file_fluss_api_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *FetchLogRequest) GetFollowerServerId() int32 {
@@ -3685,7 +3766,7 @@ type FetchLogResponse struct {
 
 func (x *FetchLogResponse) Reset() {
 	*x = FetchLogResponse{}
-	mi := &file_fluss_api_proto_msgTypes[66]
+	mi := &file_fluss_api_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3697,7 +3778,7 @@ func (x *FetchLogResponse) String() string {
 func (*FetchLogResponse) ProtoMessage() {}
 
 func (x *FetchLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[66]
+	mi := &file_fluss_api_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3710,7 +3791,7 @@ func (x *FetchLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchLogResponse.ProtoReflect.Descriptor instead.
 func (*FetchLogResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{66}
+	return file_fluss_api_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *FetchLogResponse) GetTablesResp() []*PbFetchLogRespForTable {
@@ -3736,7 +3817,7 @@ type PbFetchLogReqForTable struct {
 
 func (x *PbFetchLogReqForTable) Reset() {
 	*x = PbFetchLogReqForTable{}
-	mi := &file_fluss_api_proto_msgTypes[67]
+	mi := &file_fluss_api_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3748,7 +3829,7 @@ func (x *PbFetchLogReqForTable) String() string {
 func (*PbFetchLogReqForTable) ProtoMessage() {}
 
 func (x *PbFetchLogReqForTable) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[67]
+	mi := &file_fluss_api_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3761,7 +3842,7 @@ func (x *PbFetchLogReqForTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogReqForTable.ProtoReflect.Descriptor instead.
 func (*PbFetchLogReqForTable) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{67}
+	return file_fluss_api_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *PbFetchLogReqForTable) GetTableId() int64 {
@@ -3819,7 +3900,7 @@ type PbFetchLogReqForBucket struct {
 
 func (x *PbFetchLogReqForBucket) Reset() {
 	*x = PbFetchLogReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[68]
+	mi := &file_fluss_api_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3831,7 +3912,7 @@ func (x *PbFetchLogReqForBucket) String() string {
 func (*PbFetchLogReqForBucket) ProtoMessage() {}
 
 func (x *PbFetchLogReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[68]
+	mi := &file_fluss_api_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3844,7 +3925,7 @@ func (x *PbFetchLogReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbFetchLogReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{68}
+	return file_fluss_api_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *PbFetchLogReqForBucket) GetPartitionId() int64 {
@@ -3885,7 +3966,7 @@ type PbFetchLogRespForTable struct {
 
 func (x *PbFetchLogRespForTable) Reset() {
 	*x = PbFetchLogRespForTable{}
-	mi := &file_fluss_api_proto_msgTypes[69]
+	mi := &file_fluss_api_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3897,7 +3978,7 @@ func (x *PbFetchLogRespForTable) String() string {
 func (*PbFetchLogRespForTable) ProtoMessage() {}
 
 func (x *PbFetchLogRespForTable) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[69]
+	mi := &file_fluss_api_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3910,7 +3991,7 @@ func (x *PbFetchLogRespForTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogRespForTable.ProtoReflect.Descriptor instead.
 func (*PbFetchLogRespForTable) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{69}
+	return file_fluss_api_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *PbFetchLogRespForTable) GetTableId() int64 {
@@ -3947,7 +4028,7 @@ type PbFetchLogRespForBucket struct {
 
 func (x *PbFetchLogRespForBucket) Reset() {
 	*x = PbFetchLogRespForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[70]
+	mi := &file_fluss_api_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3959,7 +4040,7 @@ func (x *PbFetchLogRespForBucket) String() string {
 func (*PbFetchLogRespForBucket) ProtoMessage() {}
 
 func (x *PbFetchLogRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[70]
+	mi := &file_fluss_api_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3972,7 +4053,7 @@ func (x *PbFetchLogRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbFetchLogRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{70}
+	return file_fluss_api_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *PbFetchLogRespForBucket) GetPartitionId() int64 {
@@ -4051,7 +4132,7 @@ type PbRemoteLogFetchInfo struct {
 
 func (x *PbRemoteLogFetchInfo) Reset() {
 	*x = PbRemoteLogFetchInfo{}
-	mi := &file_fluss_api_proto_msgTypes[71]
+	mi := &file_fluss_api_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4063,7 +4144,7 @@ func (x *PbRemoteLogFetchInfo) String() string {
 func (*PbRemoteLogFetchInfo) ProtoMessage() {}
 
 func (x *PbRemoteLogFetchInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[71]
+	mi := &file_fluss_api_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4076,7 +4157,7 @@ func (x *PbRemoteLogFetchInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRemoteLogFetchInfo.ProtoReflect.Descriptor instead.
 func (*PbRemoteLogFetchInfo) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{71}
+	return file_fluss_api_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *PbRemoteLogFetchInfo) GetRemoteLogTabletDir() string {
@@ -4121,7 +4202,7 @@ type PbRemoteLogSegment struct {
 
 func (x *PbRemoteLogSegment) Reset() {
 	*x = PbRemoteLogSegment{}
-	mi := &file_fluss_api_proto_msgTypes[72]
+	mi := &file_fluss_api_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4133,7 +4214,7 @@ func (x *PbRemoteLogSegment) String() string {
 func (*PbRemoteLogSegment) ProtoMessage() {}
 
 func (x *PbRemoteLogSegment) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[72]
+	mi := &file_fluss_api_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4146,7 +4227,7 @@ func (x *PbRemoteLogSegment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRemoteLogSegment.ProtoReflect.Descriptor instead.
 func (*PbRemoteLogSegment) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{72}
+	return file_fluss_api_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *PbRemoteLogSegment) GetRemoteLogSegmentId() string {
@@ -4196,7 +4277,7 @@ type PbPredicate struct {
 
 func (x *PbPredicate) Reset() {
 	*x = PbPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[73]
+	mi := &file_fluss_api_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4208,7 +4289,7 @@ func (x *PbPredicate) String() string {
 func (*PbPredicate) ProtoMessage() {}
 
 func (x *PbPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[73]
+	mi := &file_fluss_api_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4221,7 +4302,7 @@ func (x *PbPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPredicate.ProtoReflect.Descriptor instead.
 func (*PbPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{73}
+	return file_fluss_api_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *PbPredicate) GetType() int32 {
@@ -4260,7 +4341,7 @@ type PbLeafPredicate struct {
 
 func (x *PbLeafPredicate) Reset() {
 	*x = PbLeafPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[74]
+	mi := &file_fluss_api_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4272,7 +4353,7 @@ func (x *PbLeafPredicate) String() string {
 func (*PbLeafPredicate) ProtoMessage() {}
 
 func (x *PbLeafPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[74]
+	mi := &file_fluss_api_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4285,7 +4366,7 @@ func (x *PbLeafPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLeafPredicate.ProtoReflect.Descriptor instead.
 func (*PbLeafPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{74}
+	return file_fluss_api_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *PbLeafPredicate) GetFunction() int32 {
@@ -4320,7 +4401,7 @@ type PbCompoundPredicate struct {
 
 func (x *PbCompoundPredicate) Reset() {
 	*x = PbCompoundPredicate{}
-	mi := &file_fluss_api_proto_msgTypes[75]
+	mi := &file_fluss_api_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4332,7 +4413,7 @@ func (x *PbCompoundPredicate) String() string {
 func (*PbCompoundPredicate) ProtoMessage() {}
 
 func (x *PbCompoundPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[75]
+	mi := &file_fluss_api_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4345,7 +4426,7 @@ func (x *PbCompoundPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbCompoundPredicate.ProtoReflect.Descriptor instead.
 func (*PbCompoundPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{75}
+	return file_fluss_api_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *PbCompoundPredicate) GetFunction() int32 {
@@ -4388,7 +4469,7 @@ type PbLiteralValue struct {
 
 func (x *PbLiteralValue) Reset() {
 	*x = PbLiteralValue{}
-	mi := &file_fluss_api_proto_msgTypes[76]
+	mi := &file_fluss_api_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4400,7 +4481,7 @@ func (x *PbLiteralValue) String() string {
 func (*PbLiteralValue) ProtoMessage() {}
 
 func (x *PbLiteralValue) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[76]
+	mi := &file_fluss_api_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4413,7 +4494,7 @@ func (x *PbLiteralValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLiteralValue.ProtoReflect.Descriptor instead.
 func (*PbLiteralValue) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{76}
+	return file_fluss_api_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *PbLiteralValue) GetLiteralType() int32 {
@@ -4523,7 +4604,7 @@ type PutKvRequest struct {
 
 func (x *PutKvRequest) Reset() {
 	*x = PutKvRequest{}
-	mi := &file_fluss_api_proto_msgTypes[77]
+	mi := &file_fluss_api_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4535,7 +4616,7 @@ func (x *PutKvRequest) String() string {
 func (*PutKvRequest) ProtoMessage() {}
 
 func (x *PutKvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[77]
+	mi := &file_fluss_api_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4548,7 +4629,7 @@ func (x *PutKvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutKvRequest.ProtoReflect.Descriptor instead.
 func (*PutKvRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{77}
+	return file_fluss_api_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *PutKvRequest) GetAcks() int32 {
@@ -4602,7 +4683,7 @@ type PutKvResponse struct {
 
 func (x *PutKvResponse) Reset() {
 	*x = PutKvResponse{}
-	mi := &file_fluss_api_proto_msgTypes[78]
+	mi := &file_fluss_api_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4614,7 +4695,7 @@ func (x *PutKvResponse) String() string {
 func (*PutKvResponse) ProtoMessage() {}
 
 func (x *PutKvResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[78]
+	mi := &file_fluss_api_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4627,7 +4708,7 @@ func (x *PutKvResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutKvResponse.ProtoReflect.Descriptor instead.
 func (*PutKvResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{78}
+	return file_fluss_api_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *PutKvResponse) GetBucketsResp() []*PbPutKvRespForBucket {
@@ -4649,7 +4730,7 @@ type PbPutKvReqForBucket struct {
 
 func (x *PbPutKvReqForBucket) Reset() {
 	*x = PbPutKvReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[79]
+	mi := &file_fluss_api_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4661,7 +4742,7 @@ func (x *PbPutKvReqForBucket) String() string {
 func (*PbPutKvReqForBucket) ProtoMessage() {}
 
 func (x *PbPutKvReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[79]
+	mi := &file_fluss_api_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4674,7 +4755,7 @@ func (x *PbPutKvReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPutKvReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbPutKvReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{79}
+	return file_fluss_api_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *PbPutKvReqForBucket) GetPartitionId() int64 {
@@ -4713,7 +4794,7 @@ type PbPutKvRespForBucket struct {
 
 func (x *PbPutKvRespForBucket) Reset() {
 	*x = PbPutKvRespForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[80]
+	mi := &file_fluss_api_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4725,7 +4806,7 @@ func (x *PbPutKvRespForBucket) String() string {
 func (*PbPutKvRespForBucket) ProtoMessage() {}
 
 func (x *PbPutKvRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[80]
+	mi := &file_fluss_api_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4738,7 +4819,7 @@ func (x *PbPutKvRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPutKvRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbPutKvRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{80}
+	return file_fluss_api_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *PbPutKvRespForBucket) GetPartitionId() int64 {
@@ -4797,7 +4878,7 @@ type LookupRequest struct {
 
 func (x *LookupRequest) Reset() {
 	*x = LookupRequest{}
-	mi := &file_fluss_api_proto_msgTypes[81]
+	mi := &file_fluss_api_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4809,7 +4890,7 @@ func (x *LookupRequest) String() string {
 func (*LookupRequest) ProtoMessage() {}
 
 func (x *LookupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[81]
+	mi := &file_fluss_api_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4822,7 +4903,7 @@ func (x *LookupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LookupRequest.ProtoReflect.Descriptor instead.
 func (*LookupRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{81}
+	return file_fluss_api_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *LookupRequest) GetTableId() int64 {
@@ -4869,7 +4950,7 @@ type LookupResponse struct {
 
 func (x *LookupResponse) Reset() {
 	*x = LookupResponse{}
-	mi := &file_fluss_api_proto_msgTypes[82]
+	mi := &file_fluss_api_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4881,7 +4962,7 @@ func (x *LookupResponse) String() string {
 func (*LookupResponse) ProtoMessage() {}
 
 func (x *LookupResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[82]
+	mi := &file_fluss_api_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4894,7 +4975,7 @@ func (x *LookupResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LookupResponse.ProtoReflect.Descriptor instead.
 func (*LookupResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{82}
+	return file_fluss_api_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *LookupResponse) GetBucketsResp() []*PbLookupRespForBucket {
@@ -4917,7 +4998,7 @@ type PbLookupReqForBucket struct {
 
 func (x *PbLookupReqForBucket) Reset() {
 	*x = PbLookupReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[83]
+	mi := &file_fluss_api_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4929,7 +5010,7 @@ func (x *PbLookupReqForBucket) String() string {
 func (*PbLookupReqForBucket) ProtoMessage() {}
 
 func (x *PbLookupReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[83]
+	mi := &file_fluss_api_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4942,7 +5023,7 @@ func (x *PbLookupReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLookupReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbLookupReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{83}
+	return file_fluss_api_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *PbLookupReqForBucket) GetPartitionId() int64 {
@@ -4989,7 +5070,7 @@ type PbLookupRespForBucket struct {
 
 func (x *PbLookupRespForBucket) Reset() {
 	*x = PbLookupRespForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[84]
+	mi := &file_fluss_api_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5001,7 +5082,7 @@ func (x *PbLookupRespForBucket) String() string {
 func (*PbLookupRespForBucket) ProtoMessage() {}
 
 func (x *PbLookupRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[84]
+	mi := &file_fluss_api_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5014,7 +5095,7 @@ func (x *PbLookupRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLookupRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbLookupRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{84}
+	return file_fluss_api_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *PbLookupRespForBucket) GetPartitionId() int64 {
@@ -5069,7 +5150,7 @@ type PbValue struct {
 
 func (x *PbValue) Reset() {
 	*x = PbValue{}
-	mi := &file_fluss_api_proto_msgTypes[85]
+	mi := &file_fluss_api_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5081,7 +5162,7 @@ func (x *PbValue) String() string {
 func (*PbValue) ProtoMessage() {}
 
 func (x *PbValue) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[85]
+	mi := &file_fluss_api_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5094,7 +5175,7 @@ func (x *PbValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbValue.ProtoReflect.Descriptor instead.
 func (*PbValue) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{85}
+	return file_fluss_api_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *PbValue) GetValues() []byte {
@@ -5113,7 +5194,7 @@ type PbValueList struct {
 
 func (x *PbValueList) Reset() {
 	*x = PbValueList{}
-	mi := &file_fluss_api_proto_msgTypes[86]
+	mi := &file_fluss_api_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5125,7 +5206,7 @@ func (x *PbValueList) String() string {
 func (*PbValueList) ProtoMessage() {}
 
 func (x *PbValueList) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[86]
+	mi := &file_fluss_api_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5138,7 +5219,7 @@ func (x *PbValueList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbValueList.ProtoReflect.Descriptor instead.
 func (*PbValueList) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{86}
+	return file_fluss_api_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *PbValueList) GetValues() [][]byte {
@@ -5158,7 +5239,7 @@ type PrefixLookupRequest struct {
 
 func (x *PrefixLookupRequest) Reset() {
 	*x = PrefixLookupRequest{}
-	mi := &file_fluss_api_proto_msgTypes[87]
+	mi := &file_fluss_api_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5170,7 +5251,7 @@ func (x *PrefixLookupRequest) String() string {
 func (*PrefixLookupRequest) ProtoMessage() {}
 
 func (x *PrefixLookupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[87]
+	mi := &file_fluss_api_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5183,7 +5264,7 @@ func (x *PrefixLookupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrefixLookupRequest.ProtoReflect.Descriptor instead.
 func (*PrefixLookupRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{87}
+	return file_fluss_api_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *PrefixLookupRequest) GetTableId() int64 {
@@ -5209,7 +5290,7 @@ type PrefixLookupResponse struct {
 
 func (x *PrefixLookupResponse) Reset() {
 	*x = PrefixLookupResponse{}
-	mi := &file_fluss_api_proto_msgTypes[88]
+	mi := &file_fluss_api_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5221,7 +5302,7 @@ func (x *PrefixLookupResponse) String() string {
 func (*PrefixLookupResponse) ProtoMessage() {}
 
 func (x *PrefixLookupResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[88]
+	mi := &file_fluss_api_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5234,7 +5315,7 @@ func (x *PrefixLookupResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrefixLookupResponse.ProtoReflect.Descriptor instead.
 func (*PrefixLookupResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{88}
+	return file_fluss_api_proto_rawDescGZIP(), []int{90}
 }
 
 func (x *PrefixLookupResponse) GetBucketsResp() []*PbPrefixLookupRespForBucket {
@@ -5255,7 +5336,7 @@ type PbPrefixLookupReqForBucket struct {
 
 func (x *PbPrefixLookupReqForBucket) Reset() {
 	*x = PbPrefixLookupReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[89]
+	mi := &file_fluss_api_proto_msgTypes[91]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5267,7 +5348,7 @@ func (x *PbPrefixLookupReqForBucket) String() string {
 func (*PbPrefixLookupReqForBucket) ProtoMessage() {}
 
 func (x *PbPrefixLookupReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[89]
+	mi := &file_fluss_api_proto_msgTypes[91]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5280,7 +5361,7 @@ func (x *PbPrefixLookupReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPrefixLookupReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbPrefixLookupReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{89}
+	return file_fluss_api_proto_rawDescGZIP(), []int{91}
 }
 
 func (x *PbPrefixLookupReqForBucket) GetPartitionId() int64 {
@@ -5318,7 +5399,7 @@ type PbPrefixLookupRespForBucket struct {
 
 func (x *PbPrefixLookupRespForBucket) Reset() {
 	*x = PbPrefixLookupRespForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[90]
+	mi := &file_fluss_api_proto_msgTypes[92]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5330,7 +5411,7 @@ func (x *PbPrefixLookupRespForBucket) String() string {
 func (*PbPrefixLookupRespForBucket) ProtoMessage() {}
 
 func (x *PbPrefixLookupRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[90]
+	mi := &file_fluss_api_proto_msgTypes[92]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5343,7 +5424,7 @@ func (x *PbPrefixLookupRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPrefixLookupRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbPrefixLookupRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{90}
+	return file_fluss_api_proto_rawDescGZIP(), []int{92}
 }
 
 func (x *PbPrefixLookupRespForBucket) GetPartitionId() int64 {
@@ -5394,7 +5475,7 @@ type LimitScanRequest struct {
 
 func (x *LimitScanRequest) Reset() {
 	*x = LimitScanRequest{}
-	mi := &file_fluss_api_proto_msgTypes[91]
+	mi := &file_fluss_api_proto_msgTypes[93]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5406,7 +5487,7 @@ func (x *LimitScanRequest) String() string {
 func (*LimitScanRequest) ProtoMessage() {}
 
 func (x *LimitScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[91]
+	mi := &file_fluss_api_proto_msgTypes[93]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5419,7 +5500,7 @@ func (x *LimitScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LimitScanRequest.ProtoReflect.Descriptor instead.
 func (*LimitScanRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{91}
+	return file_fluss_api_proto_rawDescGZIP(), []int{93}
 }
 
 func (x *LimitScanRequest) GetTableId() int64 {
@@ -5463,7 +5544,7 @@ type LimitScanResponse struct {
 
 func (x *LimitScanResponse) Reset() {
 	*x = LimitScanResponse{}
-	mi := &file_fluss_api_proto_msgTypes[92]
+	mi := &file_fluss_api_proto_msgTypes[94]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5475,7 +5556,7 @@ func (x *LimitScanResponse) String() string {
 func (*LimitScanResponse) ProtoMessage() {}
 
 func (x *LimitScanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[92]
+	mi := &file_fluss_api_proto_msgTypes[94]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5488,7 +5569,7 @@ func (x *LimitScanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LimitScanResponse.ProtoReflect.Descriptor instead.
 func (*LimitScanResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{92}
+	return file_fluss_api_proto_rawDescGZIP(), []int{94}
 }
 
 func (x *LimitScanResponse) GetErrorCode() int32 {
@@ -5534,7 +5615,7 @@ type ScanKvRequest struct {
 
 func (x *ScanKvRequest) Reset() {
 	*x = ScanKvRequest{}
-	mi := &file_fluss_api_proto_msgTypes[93]
+	mi := &file_fluss_api_proto_msgTypes[95]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5546,7 +5627,7 @@ func (x *ScanKvRequest) String() string {
 func (*ScanKvRequest) ProtoMessage() {}
 
 func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[93]
+	mi := &file_fluss_api_proto_msgTypes[95]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5559,7 +5640,7 @@ func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanKvRequest.ProtoReflect.Descriptor instead.
 func (*ScanKvRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{93}
+	return file_fluss_api_proto_rawDescGZIP(), []int{95}
 }
 
 func (x *ScanKvRequest) GetScannerId() []byte {
@@ -5609,7 +5690,7 @@ type PbScanReqForBucket struct {
 
 func (x *PbScanReqForBucket) Reset() {
 	*x = PbScanReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[94]
+	mi := &file_fluss_api_proto_msgTypes[96]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5621,7 +5702,7 @@ func (x *PbScanReqForBucket) String() string {
 func (*PbScanReqForBucket) ProtoMessage() {}
 
 func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[94]
+	mi := &file_fluss_api_proto_msgTypes[96]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5634,7 +5715,7 @@ func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbScanReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbScanReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{94}
+	return file_fluss_api_proto_rawDescGZIP(), []int{96}
 }
 
 func (x *PbScanReqForBucket) GetTableId() int64 {
@@ -5681,7 +5762,7 @@ type ScanKvResponse struct {
 
 func (x *ScanKvResponse) Reset() {
 	*x = ScanKvResponse{}
-	mi := &file_fluss_api_proto_msgTypes[95]
+	mi := &file_fluss_api_proto_msgTypes[97]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5693,7 +5774,7 @@ func (x *ScanKvResponse) String() string {
 func (*ScanKvResponse) ProtoMessage() {}
 
 func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[95]
+	mi := &file_fluss_api_proto_msgTypes[97]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5706,7 +5787,7 @@ func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanKvResponse.ProtoReflect.Descriptor instead.
 func (*ScanKvResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{95}
+	return file_fluss_api_proto_rawDescGZIP(), []int{97}
 }
 
 func (x *ScanKvResponse) GetErrorCode() int32 {
@@ -5769,7 +5850,7 @@ type ListOffsetsRequest struct {
 
 func (x *ListOffsetsRequest) Reset() {
 	*x = ListOffsetsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[96]
+	mi := &file_fluss_api_proto_msgTypes[98]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5781,7 +5862,7 @@ func (x *ListOffsetsRequest) String() string {
 func (*ListOffsetsRequest) ProtoMessage() {}
 
 func (x *ListOffsetsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[96]
+	mi := &file_fluss_api_proto_msgTypes[98]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5794,7 +5875,7 @@ func (x *ListOffsetsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOffsetsRequest.ProtoReflect.Descriptor instead.
 func (*ListOffsetsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{96}
+	return file_fluss_api_proto_rawDescGZIP(), []int{98}
 }
 
 func (x *ListOffsetsRequest) GetFollowerServerId() int32 {
@@ -5848,7 +5929,7 @@ type ListOffsetsResponse struct {
 
 func (x *ListOffsetsResponse) Reset() {
 	*x = ListOffsetsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[97]
+	mi := &file_fluss_api_proto_msgTypes[99]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5860,7 +5941,7 @@ func (x *ListOffsetsResponse) String() string {
 func (*ListOffsetsResponse) ProtoMessage() {}
 
 func (x *ListOffsetsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[97]
+	mi := &file_fluss_api_proto_msgTypes[99]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5873,7 +5954,7 @@ func (x *ListOffsetsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOffsetsResponse.ProtoReflect.Descriptor instead.
 func (*ListOffsetsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{97}
+	return file_fluss_api_proto_rawDescGZIP(), []int{99}
 }
 
 func (x *ListOffsetsResponse) GetBucketsResp() []*PbListOffsetsRespForBucket {
@@ -5895,7 +5976,7 @@ type PbListOffsetsRespForBucket struct {
 
 func (x *PbListOffsetsRespForBucket) Reset() {
 	*x = PbListOffsetsRespForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[98]
+	mi := &file_fluss_api_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5907,7 +5988,7 @@ func (x *PbListOffsetsRespForBucket) String() string {
 func (*PbListOffsetsRespForBucket) ProtoMessage() {}
 
 func (x *PbListOffsetsRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[98]
+	mi := &file_fluss_api_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5920,7 +6001,7 @@ func (x *PbListOffsetsRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbListOffsetsRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbListOffsetsRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{98}
+	return file_fluss_api_proto_rawDescGZIP(), []int{100}
 }
 
 func (x *PbListOffsetsRespForBucket) GetBucketId() int32 {
@@ -5960,7 +6041,7 @@ type InitWriterRequest struct {
 
 func (x *InitWriterRequest) Reset() {
 	*x = InitWriterRequest{}
-	mi := &file_fluss_api_proto_msgTypes[99]
+	mi := &file_fluss_api_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5972,7 +6053,7 @@ func (x *InitWriterRequest) String() string {
 func (*InitWriterRequest) ProtoMessage() {}
 
 func (x *InitWriterRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[99]
+	mi := &file_fluss_api_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5985,7 +6066,7 @@ func (x *InitWriterRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InitWriterRequest.ProtoReflect.Descriptor instead.
 func (*InitWriterRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{99}
+	return file_fluss_api_proto_rawDescGZIP(), []int{101}
 }
 
 func (x *InitWriterRequest) GetTablePath() []*PbTablePath {
@@ -6004,7 +6085,7 @@ type InitWriterResponse struct {
 
 func (x *InitWriterResponse) Reset() {
 	*x = InitWriterResponse{}
-	mi := &file_fluss_api_proto_msgTypes[100]
+	mi := &file_fluss_api_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6016,7 +6097,7 @@ func (x *InitWriterResponse) String() string {
 func (*InitWriterResponse) ProtoMessage() {}
 
 func (x *InitWriterResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[100]
+	mi := &file_fluss_api_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6029,7 +6110,7 @@ func (x *InitWriterResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InitWriterResponse.ProtoReflect.Descriptor instead.
 func (*InitWriterResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{100}
+	return file_fluss_api_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *InitWriterResponse) GetWriterId() int64 {
@@ -6050,7 +6131,7 @@ type GetTableStatsRequest struct {
 
 func (x *GetTableStatsRequest) Reset() {
 	*x = GetTableStatsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[101]
+	mi := &file_fluss_api_proto_msgTypes[103]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6062,7 +6143,7 @@ func (x *GetTableStatsRequest) String() string {
 func (*GetTableStatsRequest) ProtoMessage() {}
 
 func (x *GetTableStatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[101]
+	mi := &file_fluss_api_proto_msgTypes[103]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6075,7 +6156,7 @@ func (x *GetTableStatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableStatsRequest.ProtoReflect.Descriptor instead.
 func (*GetTableStatsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{101}
+	return file_fluss_api_proto_rawDescGZIP(), []int{103}
 }
 
 func (x *GetTableStatsRequest) GetTableId() int64 {
@@ -6108,7 +6189,7 @@ type GetTableStatsResponse struct {
 
 func (x *GetTableStatsResponse) Reset() {
 	*x = GetTableStatsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[102]
+	mi := &file_fluss_api_proto_msgTypes[104]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6120,7 +6201,7 @@ func (x *GetTableStatsResponse) String() string {
 func (*GetTableStatsResponse) ProtoMessage() {}
 
 func (x *GetTableStatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[102]
+	mi := &file_fluss_api_proto_msgTypes[104]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6133,7 +6214,7 @@ func (x *GetTableStatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableStatsResponse.ProtoReflect.Descriptor instead.
 func (*GetTableStatsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{102}
+	return file_fluss_api_proto_rawDescGZIP(), []int{104}
 }
 
 func (x *GetTableStatsResponse) GetBucketsResp() []*PbTableStatsRespForBucket {
@@ -6153,7 +6234,7 @@ type PbTableStatsReqForBucket struct {
 
 func (x *PbTableStatsReqForBucket) Reset() {
 	*x = PbTableStatsReqForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[103]
+	mi := &file_fluss_api_proto_msgTypes[105]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6165,7 +6246,7 @@ func (x *PbTableStatsReqForBucket) String() string {
 func (*PbTableStatsReqForBucket) ProtoMessage() {}
 
 func (x *PbTableStatsReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[103]
+	mi := &file_fluss_api_proto_msgTypes[105]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6178,7 +6259,7 @@ func (x *PbTableStatsReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbTableStatsReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbTableStatsReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{103}
+	return file_fluss_api_proto_rawDescGZIP(), []int{105}
 }
 
 func (x *PbTableStatsReqForBucket) GetPartitionId() int64 {
@@ -6208,7 +6289,7 @@ type PbTableStatsRespForBucket struct {
 
 func (x *PbTableStatsRespForBucket) Reset() {
 	*x = PbTableStatsRespForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[104]
+	mi := &file_fluss_api_proto_msgTypes[106]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6220,7 +6301,7 @@ func (x *PbTableStatsRespForBucket) String() string {
 func (*PbTableStatsRespForBucket) ProtoMessage() {}
 
 func (x *PbTableStatsRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[104]
+	mi := &file_fluss_api_proto_msgTypes[106]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6233,7 +6314,7 @@ func (x *PbTableStatsRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbTableStatsRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbTableStatsRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{104}
+	return file_fluss_api_proto_rawDescGZIP(), []int{106}
 }
 
 func (x *PbTableStatsRespForBucket) GetErrorCode() int32 {
@@ -6282,7 +6363,7 @@ type GetLatestKvSnapshotsRequest struct {
 
 func (x *GetLatestKvSnapshotsRequest) Reset() {
 	*x = GetLatestKvSnapshotsRequest{}
-	mi := &file_fluss_api_proto_msgTypes[105]
+	mi := &file_fluss_api_proto_msgTypes[107]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6294,7 +6375,7 @@ func (x *GetLatestKvSnapshotsRequest) String() string {
 func (*GetLatestKvSnapshotsRequest) ProtoMessage() {}
 
 func (x *GetLatestKvSnapshotsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[105]
+	mi := &file_fluss_api_proto_msgTypes[107]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6307,7 +6388,7 @@ func (x *GetLatestKvSnapshotsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLatestKvSnapshotsRequest.ProtoReflect.Descriptor instead.
 func (*GetLatestKvSnapshotsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{105}
+	return file_fluss_api_proto_rawDescGZIP(), []int{107}
 }
 
 func (x *GetLatestKvSnapshotsRequest) GetTablePath() *PbTablePath {
@@ -6335,7 +6416,7 @@ type GetLatestKvSnapshotsResponse struct {
 
 func (x *GetLatestKvSnapshotsResponse) Reset() {
 	*x = GetLatestKvSnapshotsResponse{}
-	mi := &file_fluss_api_proto_msgTypes[106]
+	mi := &file_fluss_api_proto_msgTypes[108]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6347,7 +6428,7 @@ func (x *GetLatestKvSnapshotsResponse) String() string {
 func (*GetLatestKvSnapshotsResponse) ProtoMessage() {}
 
 func (x *GetLatestKvSnapshotsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[106]
+	mi := &file_fluss_api_proto_msgTypes[108]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6360,7 +6441,7 @@ func (x *GetLatestKvSnapshotsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLatestKvSnapshotsResponse.ProtoReflect.Descriptor instead.
 func (*GetLatestKvSnapshotsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{106}
+	return file_fluss_api_proto_rawDescGZIP(), []int{108}
 }
 
 func (x *GetLatestKvSnapshotsResponse) GetTableId() int64 {
@@ -6395,7 +6476,7 @@ type PbKvSnapshot struct {
 
 func (x *PbKvSnapshot) Reset() {
 	*x = PbKvSnapshot{}
-	mi := &file_fluss_api_proto_msgTypes[107]
+	mi := &file_fluss_api_proto_msgTypes[109]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6407,7 +6488,7 @@ func (x *PbKvSnapshot) String() string {
 func (*PbKvSnapshot) ProtoMessage() {}
 
 func (x *PbKvSnapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[107]
+	mi := &file_fluss_api_proto_msgTypes[109]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6420,7 +6501,7 @@ func (x *PbKvSnapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbKvSnapshot.ProtoReflect.Descriptor instead.
 func (*PbKvSnapshot) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{107}
+	return file_fluss_api_proto_rawDescGZIP(), []int{109}
 }
 
 func (x *PbKvSnapshot) GetBucketId() int32 {
@@ -6456,7 +6537,7 @@ type GetKvSnapshotMetadataRequest struct {
 
 func (x *GetKvSnapshotMetadataRequest) Reset() {
 	*x = GetKvSnapshotMetadataRequest{}
-	mi := &file_fluss_api_proto_msgTypes[108]
+	mi := &file_fluss_api_proto_msgTypes[110]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6468,7 +6549,7 @@ func (x *GetKvSnapshotMetadataRequest) String() string {
 func (*GetKvSnapshotMetadataRequest) ProtoMessage() {}
 
 func (x *GetKvSnapshotMetadataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[108]
+	mi := &file_fluss_api_proto_msgTypes[110]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6481,7 +6562,7 @@ func (x *GetKvSnapshotMetadataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetKvSnapshotMetadataRequest.ProtoReflect.Descriptor instead.
 func (*GetKvSnapshotMetadataRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{108}
+	return file_fluss_api_proto_rawDescGZIP(), []int{110}
 }
 
 func (x *GetKvSnapshotMetadataRequest) GetTableId() int64 {
@@ -6522,7 +6603,7 @@ type GetKvSnapshotMetadataResponse struct {
 
 func (x *GetKvSnapshotMetadataResponse) Reset() {
 	*x = GetKvSnapshotMetadataResponse{}
-	mi := &file_fluss_api_proto_msgTypes[109]
+	mi := &file_fluss_api_proto_msgTypes[111]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6534,7 +6615,7 @@ func (x *GetKvSnapshotMetadataResponse) String() string {
 func (*GetKvSnapshotMetadataResponse) ProtoMessage() {}
 
 func (x *GetKvSnapshotMetadataResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[109]
+	mi := &file_fluss_api_proto_msgTypes[111]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6547,7 +6628,7 @@ func (x *GetKvSnapshotMetadataResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetKvSnapshotMetadataResponse.ProtoReflect.Descriptor instead.
 func (*GetKvSnapshotMetadataResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{109}
+	return file_fluss_api_proto_rawDescGZIP(), []int{111}
 }
 
 func (x *GetKvSnapshotMetadataResponse) GetLogOffset() int64 {
@@ -6574,7 +6655,7 @@ type PbRemotePathAndLocalFile struct {
 
 func (x *PbRemotePathAndLocalFile) Reset() {
 	*x = PbRemotePathAndLocalFile{}
-	mi := &file_fluss_api_proto_msgTypes[110]
+	mi := &file_fluss_api_proto_msgTypes[112]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6586,7 +6667,7 @@ func (x *PbRemotePathAndLocalFile) String() string {
 func (*PbRemotePathAndLocalFile) ProtoMessage() {}
 
 func (x *PbRemotePathAndLocalFile) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[110]
+	mi := &file_fluss_api_proto_msgTypes[112]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6599,7 +6680,7 @@ func (x *PbRemotePathAndLocalFile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRemotePathAndLocalFile.ProtoReflect.Descriptor instead.
 func (*PbRemotePathAndLocalFile) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{110}
+	return file_fluss_api_proto_rawDescGZIP(), []int{112}
 }
 
 func (x *PbRemotePathAndLocalFile) GetRemotePath() string {
@@ -6629,7 +6710,7 @@ type GetLakeSnapshotRequest struct {
 
 func (x *GetLakeSnapshotRequest) Reset() {
 	*x = GetLakeSnapshotRequest{}
-	mi := &file_fluss_api_proto_msgTypes[111]
+	mi := &file_fluss_api_proto_msgTypes[113]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6641,7 +6722,7 @@ func (x *GetLakeSnapshotRequest) String() string {
 func (*GetLakeSnapshotRequest) ProtoMessage() {}
 
 func (x *GetLakeSnapshotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[111]
+	mi := &file_fluss_api_proto_msgTypes[113]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6654,7 +6735,7 @@ func (x *GetLakeSnapshotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLakeSnapshotRequest.ProtoReflect.Descriptor instead.
 func (*GetLakeSnapshotRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{111}
+	return file_fluss_api_proto_rawDescGZIP(), []int{113}
 }
 
 func (x *GetLakeSnapshotRequest) GetTablePath() *PbTablePath {
@@ -6690,7 +6771,7 @@ type GetLakeSnapshotResponse struct {
 
 func (x *GetLakeSnapshotResponse) Reset() {
 	*x = GetLakeSnapshotResponse{}
-	mi := &file_fluss_api_proto_msgTypes[112]
+	mi := &file_fluss_api_proto_msgTypes[114]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6702,7 +6783,7 @@ func (x *GetLakeSnapshotResponse) String() string {
 func (*GetLakeSnapshotResponse) ProtoMessage() {}
 
 func (x *GetLakeSnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[112]
+	mi := &file_fluss_api_proto_msgTypes[114]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6715,7 +6796,7 @@ func (x *GetLakeSnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLakeSnapshotResponse.ProtoReflect.Descriptor instead.
 func (*GetLakeSnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{112}
+	return file_fluss_api_proto_rawDescGZIP(), []int{114}
 }
 
 func (x *GetLakeSnapshotResponse) GetTableId() int64 {
@@ -6751,7 +6832,7 @@ type PbLakeSnapshotForBucket struct {
 
 func (x *PbLakeSnapshotForBucket) Reset() {
 	*x = PbLakeSnapshotForBucket{}
-	mi := &file_fluss_api_proto_msgTypes[113]
+	mi := &file_fluss_api_proto_msgTypes[115]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6763,7 +6844,7 @@ func (x *PbLakeSnapshotForBucket) String() string {
 func (*PbLakeSnapshotForBucket) ProtoMessage() {}
 
 func (x *PbLakeSnapshotForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_api_proto_msgTypes[113]
+	mi := &file_fluss_api_proto_msgTypes[115]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6776,7 +6857,7 @@ func (x *PbLakeSnapshotForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLakeSnapshotForBucket.ProtoReflect.Descriptor instead.
 func (*PbLakeSnapshotForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_api_proto_rawDescGZIP(), []int{113}
+	return file_fluss_api_proto_rawDescGZIP(), []int{115}
 }
 
 func (x *PbLakeSnapshotForBucket) GetPartitionId() int64 {
@@ -6805,6 +6886,1580 @@ func (x *PbLakeSnapshotForBucket) GetPartitionName() string {
 		return *x.PartitionName
 	}
 	return ""
+}
+
+// Coordinator only. Leases pin KV snapshots so that the files a reader
+// needs are not cleaned up under it.
+type AcquireKvSnapshotLeaseRequest struct {
+	state            protoimpl.MessageState       `protogen:"open.v1"`
+	LeaseId          *string                      `protobuf:"bytes,1,req,name=lease_id,json=leaseId" json:"lease_id,omitempty"`
+	LeaseDurationMs  *int64                       `protobuf:"varint,2,req,name=lease_duration_ms,json=leaseDurationMs" json:"lease_duration_ms,omitempty"`
+	SnapshotsToLease []*PbKvSnapshotLeaseForTable `protobuf:"bytes,3,rep,name=snapshots_to_lease,json=snapshotsToLease" json:"snapshots_to_lease,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *AcquireKvSnapshotLeaseRequest) Reset() {
+	*x = AcquireKvSnapshotLeaseRequest{}
+	mi := &file_fluss_api_proto_msgTypes[116]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AcquireKvSnapshotLeaseRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AcquireKvSnapshotLeaseRequest) ProtoMessage() {}
+
+func (x *AcquireKvSnapshotLeaseRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[116]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AcquireKvSnapshotLeaseRequest.ProtoReflect.Descriptor instead.
+func (*AcquireKvSnapshotLeaseRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{116}
+}
+
+func (x *AcquireKvSnapshotLeaseRequest) GetLeaseId() string {
+	if x != nil && x.LeaseId != nil {
+		return *x.LeaseId
+	}
+	return ""
+}
+
+func (x *AcquireKvSnapshotLeaseRequest) GetLeaseDurationMs() int64 {
+	if x != nil && x.LeaseDurationMs != nil {
+		return *x.LeaseDurationMs
+	}
+	return 0
+}
+
+func (x *AcquireKvSnapshotLeaseRequest) GetSnapshotsToLease() []*PbKvSnapshotLeaseForTable {
+	if x != nil {
+		return x.SnapshotsToLease
+	}
+	return nil
+}
+
+type AcquireKvSnapshotLeaseResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The requested snapshots the server could not pin (no longer kept).
+	UnavailableSnapshots []*PbKvSnapshotLeaseForTable `protobuf:"bytes,1,rep,name=unavailable_snapshots,json=unavailableSnapshots" json:"unavailable_snapshots,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
+}
+
+func (x *AcquireKvSnapshotLeaseResponse) Reset() {
+	*x = AcquireKvSnapshotLeaseResponse{}
+	mi := &file_fluss_api_proto_msgTypes[117]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AcquireKvSnapshotLeaseResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AcquireKvSnapshotLeaseResponse) ProtoMessage() {}
+
+func (x *AcquireKvSnapshotLeaseResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[117]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AcquireKvSnapshotLeaseResponse.ProtoReflect.Descriptor instead.
+func (*AcquireKvSnapshotLeaseResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{117}
+}
+
+func (x *AcquireKvSnapshotLeaseResponse) GetUnavailableSnapshots() []*PbKvSnapshotLeaseForTable {
+	if x != nil {
+		return x.UnavailableSnapshots
+	}
+	return nil
+}
+
+type PbKvSnapshotLeaseForTable struct {
+	state           protoimpl.MessageState        `protogen:"open.v1"`
+	TableId         *int64                        `protobuf:"varint,1,req,name=table_id,json=tableId" json:"table_id,omitempty"`
+	BucketSnapshots []*PbKvSnapshotLeaseForBucket `protobuf:"bytes,2,rep,name=bucket_snapshots,json=bucketSnapshots" json:"bucket_snapshots,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *PbKvSnapshotLeaseForTable) Reset() {
+	*x = PbKvSnapshotLeaseForTable{}
+	mi := &file_fluss_api_proto_msgTypes[118]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbKvSnapshotLeaseForTable) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbKvSnapshotLeaseForTable) ProtoMessage() {}
+
+func (x *PbKvSnapshotLeaseForTable) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[118]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbKvSnapshotLeaseForTable.ProtoReflect.Descriptor instead.
+func (*PbKvSnapshotLeaseForTable) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{118}
+}
+
+func (x *PbKvSnapshotLeaseForTable) GetTableId() int64 {
+	if x != nil && x.TableId != nil {
+		return *x.TableId
+	}
+	return 0
+}
+
+func (x *PbKvSnapshotLeaseForTable) GetBucketSnapshots() []*PbKvSnapshotLeaseForBucket {
+	if x != nil {
+		return x.BucketSnapshots
+	}
+	return nil
+}
+
+type PbKvSnapshotLeaseForBucket struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	PartitionId   *int64                 `protobuf:"varint,1,opt,name=partition_id,json=partitionId" json:"partition_id,omitempty"`
+	BucketId      *int32                 `protobuf:"varint,2,req,name=bucket_id,json=bucketId" json:"bucket_id,omitempty"`
+	SnapshotId    *int64                 `protobuf:"varint,3,req,name=snapshot_id,json=snapshotId" json:"snapshot_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbKvSnapshotLeaseForBucket) Reset() {
+	*x = PbKvSnapshotLeaseForBucket{}
+	mi := &file_fluss_api_proto_msgTypes[119]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbKvSnapshotLeaseForBucket) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbKvSnapshotLeaseForBucket) ProtoMessage() {}
+
+func (x *PbKvSnapshotLeaseForBucket) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[119]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbKvSnapshotLeaseForBucket.ProtoReflect.Descriptor instead.
+func (*PbKvSnapshotLeaseForBucket) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{119}
+}
+
+func (x *PbKvSnapshotLeaseForBucket) GetPartitionId() int64 {
+	if x != nil && x.PartitionId != nil {
+		return *x.PartitionId
+	}
+	return 0
+}
+
+func (x *PbKvSnapshotLeaseForBucket) GetBucketId() int32 {
+	if x != nil && x.BucketId != nil {
+		return *x.BucketId
+	}
+	return 0
+}
+
+func (x *PbKvSnapshotLeaseForBucket) GetSnapshotId() int64 {
+	if x != nil && x.SnapshotId != nil {
+		return *x.SnapshotId
+	}
+	return 0
+}
+
+type DropKvSnapshotLeaseRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	LeaseId       *string                `protobuf:"bytes,1,req,name=lease_id,json=leaseId" json:"lease_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DropKvSnapshotLeaseRequest) Reset() {
+	*x = DropKvSnapshotLeaseRequest{}
+	mi := &file_fluss_api_proto_msgTypes[120]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DropKvSnapshotLeaseRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DropKvSnapshotLeaseRequest) ProtoMessage() {}
+
+func (x *DropKvSnapshotLeaseRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[120]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DropKvSnapshotLeaseRequest.ProtoReflect.Descriptor instead.
+func (*DropKvSnapshotLeaseRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{120}
+}
+
+func (x *DropKvSnapshotLeaseRequest) GetLeaseId() string {
+	if x != nil && x.LeaseId != nil {
+		return *x.LeaseId
+	}
+	return ""
+}
+
+type DropKvSnapshotLeaseResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DropKvSnapshotLeaseResponse) Reset() {
+	*x = DropKvSnapshotLeaseResponse{}
+	mi := &file_fluss_api_proto_msgTypes[121]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DropKvSnapshotLeaseResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DropKvSnapshotLeaseResponse) ProtoMessage() {}
+
+func (x *DropKvSnapshotLeaseResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[121]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DropKvSnapshotLeaseResponse.ProtoReflect.Descriptor instead.
+func (*DropKvSnapshotLeaseResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{121}
+}
+
+type CreateAclsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Acl           []*PbAclInfo           `protobuf:"bytes,1,rep,name=acl" json:"acl,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateAclsRequest) Reset() {
+	*x = CreateAclsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[122]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateAclsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateAclsRequest) ProtoMessage() {}
+
+func (x *CreateAclsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[122]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateAclsRequest.ProtoReflect.Descriptor instead.
+func (*CreateAclsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{122}
+}
+
+func (x *CreateAclsRequest) GetAcl() []*PbAclInfo {
+	if x != nil {
+		return x.Acl
+	}
+	return nil
+}
+
+type CreateAclsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One result per requested entry; the field name is camel case on the
+	// server too.
+	AclRes        []*PbCreateAclRespInfo `protobuf:"bytes,1,rep,name=aclRes" json:"aclRes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateAclsResponse) Reset() {
+	*x = CreateAclsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[123]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateAclsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateAclsResponse) ProtoMessage() {}
+
+func (x *CreateAclsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[123]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateAclsResponse.ProtoReflect.Descriptor instead.
+func (*CreateAclsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{123}
+}
+
+func (x *CreateAclsResponse) GetAclRes() []*PbCreateAclRespInfo {
+	if x != nil {
+		return x.AclRes
+	}
+	return nil
+}
+
+type PbCreateAclRespInfo struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Acl           *PbAclInfo             `protobuf:"bytes,1,req,name=acl" json:"acl,omitempty"`
+	ErrorCode     *int32                 `protobuf:"varint,2,opt,name=error_code,json=errorCode" json:"error_code,omitempty"`
+	ErrorMessage  *string                `protobuf:"bytes,3,opt,name=error_message,json=errorMessage" json:"error_message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbCreateAclRespInfo) Reset() {
+	*x = PbCreateAclRespInfo{}
+	mi := &file_fluss_api_proto_msgTypes[124]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbCreateAclRespInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbCreateAclRespInfo) ProtoMessage() {}
+
+func (x *PbCreateAclRespInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[124]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbCreateAclRespInfo.ProtoReflect.Descriptor instead.
+func (*PbCreateAclRespInfo) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{124}
+}
+
+func (x *PbCreateAclRespInfo) GetAcl() *PbAclInfo {
+	if x != nil {
+		return x.Acl
+	}
+	return nil
+}
+
+func (x *PbCreateAclRespInfo) GetErrorCode() int32 {
+	if x != nil && x.ErrorCode != nil {
+		return *x.ErrorCode
+	}
+	return 0
+}
+
+func (x *PbCreateAclRespInfo) GetErrorMessage() string {
+	if x != nil && x.ErrorMessage != nil {
+		return *x.ErrorMessage
+	}
+	return ""
+}
+
+// One access-control entry. The cluster resource is named "fluss-cluster",
+// a database by its name, a table as "database.table".
+type PbAclInfo struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	ResourceName   *string                `protobuf:"bytes,1,req,name=resource_name,json=resourceName" json:"resource_name,omitempty"`
+	ResourceType   *int32                 `protobuf:"varint,2,req,name=resource_type,json=resourceType" json:"resource_type,omitempty"`
+	PrincipalName  *string                `protobuf:"bytes,3,req,name=principal_name,json=principalName" json:"principal_name,omitempty"`
+	PrincipalType  *string                `protobuf:"bytes,4,req,name=principal_type,json=principalType" json:"principal_type,omitempty"`
+	Host           *string                `protobuf:"bytes,5,req,name=host" json:"host,omitempty"`
+	OperationType  *int32                 `protobuf:"varint,6,req,name=operation_type,json=operationType" json:"operation_type,omitempty"`
+	PermissionType *int32                 `protobuf:"varint,7,req,name=permission_type,json=permissionType" json:"permission_type,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *PbAclInfo) Reset() {
+	*x = PbAclInfo{}
+	mi := &file_fluss_api_proto_msgTypes[125]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbAclInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbAclInfo) ProtoMessage() {}
+
+func (x *PbAclInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[125]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbAclInfo.ProtoReflect.Descriptor instead.
+func (*PbAclInfo) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{125}
+}
+
+func (x *PbAclInfo) GetResourceName() string {
+	if x != nil && x.ResourceName != nil {
+		return *x.ResourceName
+	}
+	return ""
+}
+
+func (x *PbAclInfo) GetResourceType() int32 {
+	if x != nil && x.ResourceType != nil {
+		return *x.ResourceType
+	}
+	return 0
+}
+
+func (x *PbAclInfo) GetPrincipalName() string {
+	if x != nil && x.PrincipalName != nil {
+		return *x.PrincipalName
+	}
+	return ""
+}
+
+func (x *PbAclInfo) GetPrincipalType() string {
+	if x != nil && x.PrincipalType != nil {
+		return *x.PrincipalType
+	}
+	return ""
+}
+
+func (x *PbAclInfo) GetHost() string {
+	if x != nil && x.Host != nil {
+		return *x.Host
+	}
+	return ""
+}
+
+func (x *PbAclInfo) GetOperationType() int32 {
+	if x != nil && x.OperationType != nil {
+		return *x.OperationType
+	}
+	return 0
+}
+
+func (x *PbAclInfo) GetPermissionType() int32 {
+	if x != nil && x.PermissionType != nil {
+		return *x.PermissionType
+	}
+	return 0
+}
+
+// Absent strings match anything.
+type PbAclFilter struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	ResourceName   *string                `protobuf:"bytes,1,opt,name=resource_name,json=resourceName" json:"resource_name,omitempty"`
+	ResourceType   *int32                 `protobuf:"varint,2,req,name=resource_type,json=resourceType" json:"resource_type,omitempty"`
+	PrincipalName  *string                `protobuf:"bytes,3,opt,name=principal_name,json=principalName" json:"principal_name,omitempty"`
+	PrincipalType  *string                `protobuf:"bytes,4,opt,name=principal_type,json=principalType" json:"principal_type,omitempty"`
+	Host           *string                `protobuf:"bytes,5,opt,name=host" json:"host,omitempty"`
+	OperationType  *int32                 `protobuf:"varint,6,req,name=operation_type,json=operationType" json:"operation_type,omitempty"`
+	PermissionType *int32                 `protobuf:"varint,7,req,name=permission_type,json=permissionType" json:"permission_type,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *PbAclFilter) Reset() {
+	*x = PbAclFilter{}
+	mi := &file_fluss_api_proto_msgTypes[126]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbAclFilter) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbAclFilter) ProtoMessage() {}
+
+func (x *PbAclFilter) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[126]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbAclFilter.ProtoReflect.Descriptor instead.
+func (*PbAclFilter) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{126}
+}
+
+func (x *PbAclFilter) GetResourceName() string {
+	if x != nil && x.ResourceName != nil {
+		return *x.ResourceName
+	}
+	return ""
+}
+
+func (x *PbAclFilter) GetResourceType() int32 {
+	if x != nil && x.ResourceType != nil {
+		return *x.ResourceType
+	}
+	return 0
+}
+
+func (x *PbAclFilter) GetPrincipalName() string {
+	if x != nil && x.PrincipalName != nil {
+		return *x.PrincipalName
+	}
+	return ""
+}
+
+func (x *PbAclFilter) GetPrincipalType() string {
+	if x != nil && x.PrincipalType != nil {
+		return *x.PrincipalType
+	}
+	return ""
+}
+
+func (x *PbAclFilter) GetHost() string {
+	if x != nil && x.Host != nil {
+		return *x.Host
+	}
+	return ""
+}
+
+func (x *PbAclFilter) GetOperationType() int32 {
+	if x != nil && x.OperationType != nil {
+		return *x.OperationType
+	}
+	return 0
+}
+
+func (x *PbAclFilter) GetPermissionType() int32 {
+	if x != nil && x.PermissionType != nil {
+		return *x.PermissionType
+	}
+	return 0
+}
+
+// Served by every server.
+type ListAclsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AclFilter     *PbAclFilter           `protobuf:"bytes,1,req,name=acl_filter,json=aclFilter" json:"acl_filter,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListAclsRequest) Reset() {
+	*x = ListAclsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[127]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListAclsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListAclsRequest) ProtoMessage() {}
+
+func (x *ListAclsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[127]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListAclsRequest.ProtoReflect.Descriptor instead.
+func (*ListAclsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{127}
+}
+
+func (x *ListAclsRequest) GetAclFilter() *PbAclFilter {
+	if x != nil {
+		return x.AclFilter
+	}
+	return nil
+}
+
+type ListAclsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Acl           []*PbAclInfo           `protobuf:"bytes,1,rep,name=acl" json:"acl,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListAclsResponse) Reset() {
+	*x = ListAclsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[128]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListAclsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListAclsResponse) ProtoMessage() {}
+
+func (x *ListAclsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[128]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListAclsResponse.ProtoReflect.Descriptor instead.
+func (*ListAclsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{128}
+}
+
+func (x *ListAclsResponse) GetAcl() []*PbAclInfo {
+	if x != nil {
+		return x.Acl
+	}
+	return nil
+}
+
+type DropAclsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AclFilter     []*PbAclFilter         `protobuf:"bytes,1,rep,name=acl_filter,json=aclFilter" json:"acl_filter,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DropAclsRequest) Reset() {
+	*x = DropAclsRequest{}
+	mi := &file_fluss_api_proto_msgTypes[129]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DropAclsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DropAclsRequest) ProtoMessage() {}
+
+func (x *DropAclsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[129]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DropAclsRequest.ProtoReflect.Descriptor instead.
+func (*DropAclsRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{129}
+}
+
+func (x *DropAclsRequest) GetAclFilter() []*PbAclFilter {
+	if x != nil {
+		return x.AclFilter
+	}
+	return nil
+}
+
+type DropAclsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One result per filter, in request order.
+	FilterResults []*PbDropAclsFilterResult `protobuf:"bytes,1,rep,name=filter_results,json=filterResults" json:"filter_results,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DropAclsResponse) Reset() {
+	*x = DropAclsResponse{}
+	mi := &file_fluss_api_proto_msgTypes[130]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DropAclsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DropAclsResponse) ProtoMessage() {}
+
+func (x *DropAclsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[130]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DropAclsResponse.ProtoReflect.Descriptor instead.
+func (*DropAclsResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{130}
+}
+
+func (x *DropAclsResponse) GetFilterResults() []*PbDropAclsFilterResult {
+	if x != nil {
+		return x.FilterResults
+	}
+	return nil
+}
+
+type PbDropAclsFilterResult struct {
+	state         protoimpl.MessageState   `protogen:"open.v1"`
+	MatchingAcls  []*PbDropAclsMatchingAcl `protobuf:"bytes,1,rep,name=matching_acls,json=matchingAcls" json:"matching_acls,omitempty"`
+	ErrorCode     *int32                   `protobuf:"varint,2,opt,name=error_code,json=errorCode" json:"error_code,omitempty"`
+	ErrorMessage  *string                  `protobuf:"bytes,3,opt,name=error_message,json=errorMessage" json:"error_message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbDropAclsFilterResult) Reset() {
+	*x = PbDropAclsFilterResult{}
+	mi := &file_fluss_api_proto_msgTypes[131]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbDropAclsFilterResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbDropAclsFilterResult) ProtoMessage() {}
+
+func (x *PbDropAclsFilterResult) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[131]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbDropAclsFilterResult.ProtoReflect.Descriptor instead.
+func (*PbDropAclsFilterResult) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{131}
+}
+
+func (x *PbDropAclsFilterResult) GetMatchingAcls() []*PbDropAclsMatchingAcl {
+	if x != nil {
+		return x.MatchingAcls
+	}
+	return nil
+}
+
+func (x *PbDropAclsFilterResult) GetErrorCode() int32 {
+	if x != nil && x.ErrorCode != nil {
+		return *x.ErrorCode
+	}
+	return 0
+}
+
+func (x *PbDropAclsFilterResult) GetErrorMessage() string {
+	if x != nil && x.ErrorMessage != nil {
+		return *x.ErrorMessage
+	}
+	return ""
+}
+
+type PbDropAclsMatchingAcl struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Acl           *PbAclInfo             `protobuf:"bytes,1,req,name=acl" json:"acl,omitempty"`
+	ErrorCode     *int32                 `protobuf:"varint,2,opt,name=error_code,json=errorCode" json:"error_code,omitempty"`
+	ErrorMessage  *string                `protobuf:"bytes,3,opt,name=error_message,json=errorMessage" json:"error_message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbDropAclsMatchingAcl) Reset() {
+	*x = PbDropAclsMatchingAcl{}
+	mi := &file_fluss_api_proto_msgTypes[132]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbDropAclsMatchingAcl) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbDropAclsMatchingAcl) ProtoMessage() {}
+
+func (x *PbDropAclsMatchingAcl) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[132]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbDropAclsMatchingAcl.ProtoReflect.Descriptor instead.
+func (*PbDropAclsMatchingAcl) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{132}
+}
+
+func (x *PbDropAclsMatchingAcl) GetAcl() *PbAclInfo {
+	if x != nil {
+		return x.Acl
+	}
+	return nil
+}
+
+func (x *PbDropAclsMatchingAcl) GetErrorCode() int32 {
+	if x != nil && x.ErrorCode != nil {
+		return *x.ErrorCode
+	}
+	return 0
+}
+
+func (x *PbDropAclsMatchingAcl) GetErrorMessage() string {
+	if x != nil && x.ErrorMessage != nil {
+		return *x.ErrorMessage
+	}
+	return ""
+}
+
+type AddServerTagRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ServerIds     []int32                `protobuf:"varint,1,rep,packed,name=server_ids,json=serverIds" json:"server_ids,omitempty"`
+	ServerTag     *int32                 `protobuf:"varint,2,req,name=server_tag,json=serverTag" json:"server_tag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddServerTagRequest) Reset() {
+	*x = AddServerTagRequest{}
+	mi := &file_fluss_api_proto_msgTypes[133]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddServerTagRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddServerTagRequest) ProtoMessage() {}
+
+func (x *AddServerTagRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[133]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddServerTagRequest.ProtoReflect.Descriptor instead.
+func (*AddServerTagRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{133}
+}
+
+func (x *AddServerTagRequest) GetServerIds() []int32 {
+	if x != nil {
+		return x.ServerIds
+	}
+	return nil
+}
+
+func (x *AddServerTagRequest) GetServerTag() int32 {
+	if x != nil && x.ServerTag != nil {
+		return *x.ServerTag
+	}
+	return 0
+}
+
+type AddServerTagResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddServerTagResponse) Reset() {
+	*x = AddServerTagResponse{}
+	mi := &file_fluss_api_proto_msgTypes[134]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddServerTagResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddServerTagResponse) ProtoMessage() {}
+
+func (x *AddServerTagResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[134]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddServerTagResponse.ProtoReflect.Descriptor instead.
+func (*AddServerTagResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{134}
+}
+
+type RemoveServerTagRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ServerIds     []int32                `protobuf:"varint,1,rep,packed,name=server_ids,json=serverIds" json:"server_ids,omitempty"`
+	ServerTag     *int32                 `protobuf:"varint,2,req,name=server_tag,json=serverTag" json:"server_tag,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RemoveServerTagRequest) Reset() {
+	*x = RemoveServerTagRequest{}
+	mi := &file_fluss_api_proto_msgTypes[135]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RemoveServerTagRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RemoveServerTagRequest) ProtoMessage() {}
+
+func (x *RemoveServerTagRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[135]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RemoveServerTagRequest.ProtoReflect.Descriptor instead.
+func (*RemoveServerTagRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{135}
+}
+
+func (x *RemoveServerTagRequest) GetServerIds() []int32 {
+	if x != nil {
+		return x.ServerIds
+	}
+	return nil
+}
+
+func (x *RemoveServerTagRequest) GetServerTag() int32 {
+	if x != nil && x.ServerTag != nil {
+		return *x.ServerTag
+	}
+	return 0
+}
+
+type RemoveServerTagResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RemoveServerTagResponse) Reset() {
+	*x = RemoveServerTagResponse{}
+	mi := &file_fluss_api_proto_msgTypes[136]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RemoveServerTagResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RemoveServerTagResponse) ProtoMessage() {}
+
+func (x *RemoveServerTagResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[136]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RemoveServerTagResponse.ProtoReflect.Descriptor instead.
+func (*RemoveServerTagResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{136}
+}
+
+type RebalanceRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// In priority order.
+	Goals         []int32 `protobuf:"varint,1,rep,packed,name=goals" json:"goals,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RebalanceRequest) Reset() {
+	*x = RebalanceRequest{}
+	mi := &file_fluss_api_proto_msgTypes[137]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RebalanceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RebalanceRequest) ProtoMessage() {}
+
+func (x *RebalanceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[137]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RebalanceRequest.ProtoReflect.Descriptor instead.
+func (*RebalanceRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{137}
+}
+
+func (x *RebalanceRequest) GetGoals() []int32 {
+	if x != nil {
+		return x.Goals
+	}
+	return nil
+}
+
+type RebalanceResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RebalanceId   *string                `protobuf:"bytes,1,req,name=rebalance_id,json=rebalanceId" json:"rebalance_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RebalanceResponse) Reset() {
+	*x = RebalanceResponse{}
+	mi := &file_fluss_api_proto_msgTypes[138]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RebalanceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RebalanceResponse) ProtoMessage() {}
+
+func (x *RebalanceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[138]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RebalanceResponse.ProtoReflect.Descriptor instead.
+func (*RebalanceResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{138}
+}
+
+func (x *RebalanceResponse) GetRebalanceId() string {
+	if x != nil && x.RebalanceId != nil {
+		return *x.RebalanceId
+	}
+	return ""
+}
+
+type ListRebalanceProgressRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Absent means the current (latest) rebalance.
+	RebalanceId   *string `protobuf:"bytes,1,opt,name=rebalance_id,json=rebalanceId" json:"rebalance_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRebalanceProgressRequest) Reset() {
+	*x = ListRebalanceProgressRequest{}
+	mi := &file_fluss_api_proto_msgTypes[139]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRebalanceProgressRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRebalanceProgressRequest) ProtoMessage() {}
+
+func (x *ListRebalanceProgressRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[139]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRebalanceProgressRequest.ProtoReflect.Descriptor instead.
+func (*ListRebalanceProgressRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{139}
+}
+
+func (x *ListRebalanceProgressRequest) GetRebalanceId() string {
+	if x != nil && x.RebalanceId != nil {
+		return *x.RebalanceId
+	}
+	return ""
+}
+
+type ListRebalanceProgressResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Absent when no rebalance was ever started.
+	RebalanceId     *string                        `protobuf:"bytes,1,opt,name=rebalance_id,json=rebalanceId" json:"rebalance_id,omitempty"`
+	RebalanceStatus *int32                         `protobuf:"varint,2,opt,name=rebalance_status,json=rebalanceStatus" json:"rebalance_status,omitempty"`
+	TableProgress   []*PbRebalanceProgressForTable `protobuf:"bytes,3,rep,name=table_progress,json=tableProgress" json:"table_progress,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *ListRebalanceProgressResponse) Reset() {
+	*x = ListRebalanceProgressResponse{}
+	mi := &file_fluss_api_proto_msgTypes[140]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRebalanceProgressResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRebalanceProgressResponse) ProtoMessage() {}
+
+func (x *ListRebalanceProgressResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[140]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRebalanceProgressResponse.ProtoReflect.Descriptor instead.
+func (*ListRebalanceProgressResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{140}
+}
+
+func (x *ListRebalanceProgressResponse) GetRebalanceId() string {
+	if x != nil && x.RebalanceId != nil {
+		return *x.RebalanceId
+	}
+	return ""
+}
+
+func (x *ListRebalanceProgressResponse) GetRebalanceStatus() int32 {
+	if x != nil && x.RebalanceStatus != nil {
+		return *x.RebalanceStatus
+	}
+	return 0
+}
+
+func (x *ListRebalanceProgressResponse) GetTableProgress() []*PbRebalanceProgressForTable {
+	if x != nil {
+		return x.TableProgress
+	}
+	return nil
+}
+
+type PbRebalanceProgressForTable struct {
+	state           protoimpl.MessageState          `protogen:"open.v1"`
+	TableId         *int64                          `protobuf:"varint,1,req,name=table_id,json=tableId" json:"table_id,omitempty"`
+	BucketsProgress []*PbRebalanceProgressForBucket `protobuf:"bytes,2,rep,name=buckets_progress,json=bucketsProgress" json:"buckets_progress,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *PbRebalanceProgressForTable) Reset() {
+	*x = PbRebalanceProgressForTable{}
+	mi := &file_fluss_api_proto_msgTypes[141]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbRebalanceProgressForTable) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbRebalanceProgressForTable) ProtoMessage() {}
+
+func (x *PbRebalanceProgressForTable) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[141]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbRebalanceProgressForTable.ProtoReflect.Descriptor instead.
+func (*PbRebalanceProgressForTable) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{141}
+}
+
+func (x *PbRebalanceProgressForTable) GetTableId() int64 {
+	if x != nil && x.TableId != nil {
+		return *x.TableId
+	}
+	return 0
+}
+
+func (x *PbRebalanceProgressForTable) GetBucketsProgress() []*PbRebalanceProgressForBucket {
+	if x != nil {
+		return x.BucketsProgress
+	}
+	return nil
+}
+
+type PbRebalanceProgressForBucket struct {
+	state           protoimpl.MessageState    `protogen:"open.v1"`
+	RebalancePlan   *PbRebalancePlanForBucket `protobuf:"bytes,1,req,name=rebalance_plan,json=rebalancePlan" json:"rebalance_plan,omitempty"`
+	RebalanceStatus *int32                    `protobuf:"varint,2,req,name=rebalance_status,json=rebalanceStatus" json:"rebalance_status,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *PbRebalanceProgressForBucket) Reset() {
+	*x = PbRebalanceProgressForBucket{}
+	mi := &file_fluss_api_proto_msgTypes[142]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbRebalanceProgressForBucket) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbRebalanceProgressForBucket) ProtoMessage() {}
+
+func (x *PbRebalanceProgressForBucket) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[142]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbRebalanceProgressForBucket.ProtoReflect.Descriptor instead.
+func (*PbRebalanceProgressForBucket) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{142}
+}
+
+func (x *PbRebalanceProgressForBucket) GetRebalancePlan() *PbRebalancePlanForBucket {
+	if x != nil {
+		return x.RebalancePlan
+	}
+	return nil
+}
+
+func (x *PbRebalanceProgressForBucket) GetRebalanceStatus() int32 {
+	if x != nil && x.RebalanceStatus != nil {
+		return *x.RebalanceStatus
+	}
+	return 0
+}
+
+type PbRebalancePlanForBucket struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	PartitionId      *int64                 `protobuf:"varint,1,opt,name=partition_id,json=partitionId" json:"partition_id,omitempty"`
+	BucketId         *int32                 `protobuf:"varint,2,req,name=bucket_id,json=bucketId" json:"bucket_id,omitempty"`
+	OriginalLeader   *int32                 `protobuf:"varint,3,opt,name=original_leader,json=originalLeader" json:"original_leader,omitempty"`
+	NewLeader        *int32                 `protobuf:"varint,4,opt,name=new_leader,json=newLeader" json:"new_leader,omitempty"`
+	OriginalReplicas []int32                `protobuf:"varint,5,rep,packed,name=original_replicas,json=originalReplicas" json:"original_replicas,omitempty"`
+	NewReplicas      []int32                `protobuf:"varint,6,rep,packed,name=new_replicas,json=newReplicas" json:"new_replicas,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *PbRebalancePlanForBucket) Reset() {
+	*x = PbRebalancePlanForBucket{}
+	mi := &file_fluss_api_proto_msgTypes[143]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbRebalancePlanForBucket) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbRebalancePlanForBucket) ProtoMessage() {}
+
+func (x *PbRebalancePlanForBucket) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[143]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbRebalancePlanForBucket.ProtoReflect.Descriptor instead.
+func (*PbRebalancePlanForBucket) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{143}
+}
+
+func (x *PbRebalancePlanForBucket) GetPartitionId() int64 {
+	if x != nil && x.PartitionId != nil {
+		return *x.PartitionId
+	}
+	return 0
+}
+
+func (x *PbRebalancePlanForBucket) GetBucketId() int32 {
+	if x != nil && x.BucketId != nil {
+		return *x.BucketId
+	}
+	return 0
+}
+
+func (x *PbRebalancePlanForBucket) GetOriginalLeader() int32 {
+	if x != nil && x.OriginalLeader != nil {
+		return *x.OriginalLeader
+	}
+	return 0
+}
+
+func (x *PbRebalancePlanForBucket) GetNewLeader() int32 {
+	if x != nil && x.NewLeader != nil {
+		return *x.NewLeader
+	}
+	return 0
+}
+
+func (x *PbRebalancePlanForBucket) GetOriginalReplicas() []int32 {
+	if x != nil {
+		return x.OriginalReplicas
+	}
+	return nil
+}
+
+func (x *PbRebalancePlanForBucket) GetNewReplicas() []int32 {
+	if x != nil {
+		return x.NewReplicas
+	}
+	return nil
+}
+
+type CancelRebalanceRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Absent means the current rebalance.
+	RebalanceId   *string `protobuf:"bytes,1,opt,name=rebalance_id,json=rebalanceId" json:"rebalance_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelRebalanceRequest) Reset() {
+	*x = CancelRebalanceRequest{}
+	mi := &file_fluss_api_proto_msgTypes[144]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelRebalanceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelRebalanceRequest) ProtoMessage() {}
+
+func (x *CancelRebalanceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[144]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelRebalanceRequest.ProtoReflect.Descriptor instead.
+func (*CancelRebalanceRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{144}
+}
+
+func (x *CancelRebalanceRequest) GetRebalanceId() string {
+	if x != nil && x.RebalanceId != nil {
+		return *x.RebalanceId
+	}
+	return ""
+}
+
+type CancelRebalanceResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelRebalanceResponse) Reset() {
+	*x = CancelRebalanceResponse{}
+	mi := &file_fluss_api_proto_msgTypes[145]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelRebalanceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelRebalanceResponse) ProtoMessage() {}
+
+func (x *CancelRebalanceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_api_proto_msgTypes[145]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelRebalanceResponse.ProtoReflect.Descriptor instead.
+func (*CancelRebalanceResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_api_proto_rawDescGZIP(), []int{145}
 }
 
 var File_fluss_api_proto protoreflect.FileDescriptor
@@ -6879,7 +8534,10 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\n" +
 	"config_key\x18\x01 \x02(\tR\tconfigKey\x12!\n" +
 	"\fconfig_value\x18\x02 \x01(\tR\vconfigValue\x12#\n" +
-	"\rconfig_source\x18\x03 \x02(\tR\fconfigSource\"#\n" +
+	"\rconfig_source\x18\x03 \x02(\tR\fconfigSource\"W\n" +
+	"\x1aAlterClusterConfigsRequest\x129\n" +
+	"\ralter_configs\x18\x01 \x03(\v2\x14.fluss.PbAlterConfigR\falterConfigs\"\x1d\n" +
+	"\x1bAlterClusterConfigsResponse\"#\n" +
 	"!GetFileSystemSecurityTokenRequest\"\xb3\x01\n" +
 	"\"GetFileSystemSecurityTokenResponse\x12\x16\n" +
 	"\x06schema\x18\x01 \x02(\tR\x06schema\x12\x14\n" +
@@ -7322,7 +8980,108 @@ const file_fluss_api_proto_rawDesc = "" +
 	"\tbucket_id\x18\x02 \x02(\x05R\bbucketId\x12\x1d\n" +
 	"\n" +
 	"log_offset\x18\x03 \x01(\x03R\tlogOffset\x12%\n" +
-	"\x0epartition_name\x18\x04 \x01(\tR\rpartitionNameB&Z$github.com/gofluss/fluss/flussrpc/pb"
+	"\x0epartition_name\x18\x04 \x01(\tR\rpartitionName\"\xb6\x01\n" +
+	"\x1dAcquireKvSnapshotLeaseRequest\x12\x19\n" +
+	"\blease_id\x18\x01 \x02(\tR\aleaseId\x12*\n" +
+	"\x11lease_duration_ms\x18\x02 \x02(\x03R\x0fleaseDurationMs\x12N\n" +
+	"\x12snapshots_to_lease\x18\x03 \x03(\v2 .fluss.PbKvSnapshotLeaseForTableR\x10snapshotsToLease\"w\n" +
+	"\x1eAcquireKvSnapshotLeaseResponse\x12U\n" +
+	"\x15unavailable_snapshots\x18\x01 \x03(\v2 .fluss.PbKvSnapshotLeaseForTableR\x14unavailableSnapshots\"\x84\x01\n" +
+	"\x19PbKvSnapshotLeaseForTable\x12\x19\n" +
+	"\btable_id\x18\x01 \x02(\x03R\atableId\x12L\n" +
+	"\x10bucket_snapshots\x18\x02 \x03(\v2!.fluss.PbKvSnapshotLeaseForBucketR\x0fbucketSnapshots\"}\n" +
+	"\x1aPbKvSnapshotLeaseForBucket\x12!\n" +
+	"\fpartition_id\x18\x01 \x01(\x03R\vpartitionId\x12\x1b\n" +
+	"\tbucket_id\x18\x02 \x02(\x05R\bbucketId\x12\x1f\n" +
+	"\vsnapshot_id\x18\x03 \x02(\x03R\n" +
+	"snapshotId\"7\n" +
+	"\x1aDropKvSnapshotLeaseRequest\x12\x19\n" +
+	"\blease_id\x18\x01 \x02(\tR\aleaseId\"\x1d\n" +
+	"\x1bDropKvSnapshotLeaseResponse\"7\n" +
+	"\x11CreateAclsRequest\x12\"\n" +
+	"\x03acl\x18\x01 \x03(\v2\x10.fluss.PbAclInfoR\x03acl\"H\n" +
+	"\x12CreateAclsResponse\x122\n" +
+	"\x06aclRes\x18\x01 \x03(\v2\x1a.fluss.PbCreateAclRespInfoR\x06aclRes\"}\n" +
+	"\x13PbCreateAclRespInfo\x12\"\n" +
+	"\x03acl\x18\x01 \x02(\v2\x10.fluss.PbAclInfoR\x03acl\x12\x1d\n" +
+	"\n" +
+	"error_code\x18\x02 \x01(\x05R\terrorCode\x12#\n" +
+	"\rerror_message\x18\x03 \x01(\tR\ferrorMessage\"\x87\x02\n" +
+	"\tPbAclInfo\x12#\n" +
+	"\rresource_name\x18\x01 \x02(\tR\fresourceName\x12#\n" +
+	"\rresource_type\x18\x02 \x02(\x05R\fresourceType\x12%\n" +
+	"\x0eprincipal_name\x18\x03 \x02(\tR\rprincipalName\x12%\n" +
+	"\x0eprincipal_type\x18\x04 \x02(\tR\rprincipalType\x12\x12\n" +
+	"\x04host\x18\x05 \x02(\tR\x04host\x12%\n" +
+	"\x0eoperation_type\x18\x06 \x02(\x05R\roperationType\x12'\n" +
+	"\x0fpermission_type\x18\a \x02(\x05R\x0epermissionType\"\x89\x02\n" +
+	"\vPbAclFilter\x12#\n" +
+	"\rresource_name\x18\x01 \x01(\tR\fresourceName\x12#\n" +
+	"\rresource_type\x18\x02 \x02(\x05R\fresourceType\x12%\n" +
+	"\x0eprincipal_name\x18\x03 \x01(\tR\rprincipalName\x12%\n" +
+	"\x0eprincipal_type\x18\x04 \x01(\tR\rprincipalType\x12\x12\n" +
+	"\x04host\x18\x05 \x01(\tR\x04host\x12%\n" +
+	"\x0eoperation_type\x18\x06 \x02(\x05R\roperationType\x12'\n" +
+	"\x0fpermission_type\x18\a \x02(\x05R\x0epermissionType\"D\n" +
+	"\x0fListAclsRequest\x121\n" +
+	"\n" +
+	"acl_filter\x18\x01 \x02(\v2\x12.fluss.PbAclFilterR\taclFilter\"6\n" +
+	"\x10ListAclsResponse\x12\"\n" +
+	"\x03acl\x18\x01 \x03(\v2\x10.fluss.PbAclInfoR\x03acl\"D\n" +
+	"\x0fDropAclsRequest\x121\n" +
+	"\n" +
+	"acl_filter\x18\x01 \x03(\v2\x12.fluss.PbAclFilterR\taclFilter\"X\n" +
+	"\x10DropAclsResponse\x12D\n" +
+	"\x0efilter_results\x18\x01 \x03(\v2\x1d.fluss.PbDropAclsFilterResultR\rfilterResults\"\x9f\x01\n" +
+	"\x16PbDropAclsFilterResult\x12A\n" +
+	"\rmatching_acls\x18\x01 \x03(\v2\x1c.fluss.PbDropAclsMatchingAclR\fmatchingAcls\x12\x1d\n" +
+	"\n" +
+	"error_code\x18\x02 \x01(\x05R\terrorCode\x12#\n" +
+	"\rerror_message\x18\x03 \x01(\tR\ferrorMessage\"\x7f\n" +
+	"\x15PbDropAclsMatchingAcl\x12\"\n" +
+	"\x03acl\x18\x01 \x02(\v2\x10.fluss.PbAclInfoR\x03acl\x12\x1d\n" +
+	"\n" +
+	"error_code\x18\x02 \x01(\x05R\terrorCode\x12#\n" +
+	"\rerror_message\x18\x03 \x01(\tR\ferrorMessage\"W\n" +
+	"\x13AddServerTagRequest\x12!\n" +
+	"\n" +
+	"server_ids\x18\x01 \x03(\x05B\x02\x10\x01R\tserverIds\x12\x1d\n" +
+	"\n" +
+	"server_tag\x18\x02 \x02(\x05R\tserverTag\"\x16\n" +
+	"\x14AddServerTagResponse\"Z\n" +
+	"\x16RemoveServerTagRequest\x12!\n" +
+	"\n" +
+	"server_ids\x18\x01 \x03(\x05B\x02\x10\x01R\tserverIds\x12\x1d\n" +
+	"\n" +
+	"server_tag\x18\x02 \x02(\x05R\tserverTag\"\x19\n" +
+	"\x17RemoveServerTagResponse\",\n" +
+	"\x10RebalanceRequest\x12\x18\n" +
+	"\x05goals\x18\x01 \x03(\x05B\x02\x10\x01R\x05goals\"6\n" +
+	"\x11RebalanceResponse\x12!\n" +
+	"\frebalance_id\x18\x01 \x02(\tR\vrebalanceId\"A\n" +
+	"\x1cListRebalanceProgressRequest\x12!\n" +
+	"\frebalance_id\x18\x01 \x01(\tR\vrebalanceId\"\xb8\x01\n" +
+	"\x1dListRebalanceProgressResponse\x12!\n" +
+	"\frebalance_id\x18\x01 \x01(\tR\vrebalanceId\x12)\n" +
+	"\x10rebalance_status\x18\x02 \x01(\x05R\x0frebalanceStatus\x12I\n" +
+	"\x0etable_progress\x18\x03 \x03(\v2\".fluss.PbRebalanceProgressForTableR\rtableProgress\"\x88\x01\n" +
+	"\x1bPbRebalanceProgressForTable\x12\x19\n" +
+	"\btable_id\x18\x01 \x02(\x03R\atableId\x12N\n" +
+	"\x10buckets_progress\x18\x02 \x03(\v2#.fluss.PbRebalanceProgressForBucketR\x0fbucketsProgress\"\x91\x01\n" +
+	"\x1cPbRebalanceProgressForBucket\x12F\n" +
+	"\x0erebalance_plan\x18\x01 \x02(\v2\x1f.fluss.PbRebalancePlanForBucketR\rrebalancePlan\x12)\n" +
+	"\x10rebalance_status\x18\x02 \x02(\x05R\x0frebalanceStatus\"\xfa\x01\n" +
+	"\x18PbRebalancePlanForBucket\x12!\n" +
+	"\fpartition_id\x18\x01 \x01(\x03R\vpartitionId\x12\x1b\n" +
+	"\tbucket_id\x18\x02 \x02(\x05R\bbucketId\x12'\n" +
+	"\x0foriginal_leader\x18\x03 \x01(\x05R\x0eoriginalLeader\x12\x1d\n" +
+	"\n" +
+	"new_leader\x18\x04 \x01(\x05R\tnewLeader\x12/\n" +
+	"\x11original_replicas\x18\x05 \x03(\x05B\x02\x10\x01R\x10originalReplicas\x12%\n" +
+	"\fnew_replicas\x18\x06 \x03(\x05B\x02\x10\x01R\vnewReplicas\";\n" +
+	"\x16CancelRebalanceRequest\x12!\n" +
+	"\frebalance_id\x18\x01 \x01(\tR\vrebalanceId\"\x19\n" +
+	"\x17CancelRebalanceResponseB&Z$github.com/gofluss/fluss/flussrpc/pb"
 
 var (
 	file_fluss_api_proto_rawDescOnce sync.Once
@@ -7336,7 +9095,7 @@ func file_fluss_api_proto_rawDescGZIP() []byte {
 	return file_fluss_api_proto_rawDescData
 }
 
-var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 114)
+var file_fluss_api_proto_msgTypes = make([]protoimpl.MessageInfo, 146)
 var file_fluss_api_proto_goTypes = []any{
 	(*ErrorResponse)(nil),                      // 0: fluss.ErrorResponse
 	(*ApiVersionsRequest)(nil),                 // 1: fluss.ApiVersionsRequest
@@ -7353,178 +9112,226 @@ var file_fluss_api_proto_goTypes = []any{
 	(*DescribeClusterConfigsRequest)(nil),      // 12: fluss.DescribeClusterConfigsRequest
 	(*DescribeClusterConfigsResponse)(nil),     // 13: fluss.DescribeClusterConfigsResponse
 	(*PbDescribeConfig)(nil),                   // 14: fluss.PbDescribeConfig
-	(*GetFileSystemSecurityTokenRequest)(nil),  // 15: fluss.GetFileSystemSecurityTokenRequest
-	(*GetFileSystemSecurityTokenResponse)(nil), // 16: fluss.GetFileSystemSecurityTokenResponse
-	(*PbTablePath)(nil),                        // 17: fluss.PbTablePath
-	(*PbPhysicalTablePath)(nil),                // 18: fluss.PbPhysicalTablePath
-	(*PbTableBucket)(nil),                      // 19: fluss.PbTableBucket
-	(*PbKeyValue)(nil),                         // 20: fluss.PbKeyValue
-	(*CreateDatabaseRequest)(nil),              // 21: fluss.CreateDatabaseRequest
-	(*CreateDatabaseResponse)(nil),             // 22: fluss.CreateDatabaseResponse
-	(*DropDatabaseRequest)(nil),                // 23: fluss.DropDatabaseRequest
-	(*DropDatabaseResponse)(nil),               // 24: fluss.DropDatabaseResponse
-	(*ListDatabasesRequest)(nil),               // 25: fluss.ListDatabasesRequest
-	(*ListDatabasesResponse)(nil),              // 26: fluss.ListDatabasesResponse
-	(*PbDatabaseSummary)(nil),                  // 27: fluss.PbDatabaseSummary
-	(*DatabaseExistsRequest)(nil),              // 28: fluss.DatabaseExistsRequest
-	(*DatabaseExistsResponse)(nil),             // 29: fluss.DatabaseExistsResponse
-	(*GetDatabaseInfoRequest)(nil),             // 30: fluss.GetDatabaseInfoRequest
-	(*GetDatabaseInfoResponse)(nil),            // 31: fluss.GetDatabaseInfoResponse
-	(*AlterDatabaseRequest)(nil),               // 32: fluss.AlterDatabaseRequest
-	(*AlterDatabaseResponse)(nil),              // 33: fluss.AlterDatabaseResponse
-	(*CreateTableRequest)(nil),                 // 34: fluss.CreateTableRequest
-	(*CreateTableResponse)(nil),                // 35: fluss.CreateTableResponse
-	(*DropTableRequest)(nil),                   // 36: fluss.DropTableRequest
-	(*DropTableResponse)(nil),                  // 37: fluss.DropTableResponse
-	(*GetTableInfoRequest)(nil),                // 38: fluss.GetTableInfoRequest
-	(*GetTableInfoResponse)(nil),               // 39: fluss.GetTableInfoResponse
-	(*ListTablesRequest)(nil),                  // 40: fluss.ListTablesRequest
-	(*ListTablesResponse)(nil),                 // 41: fluss.ListTablesResponse
-	(*TableExistsRequest)(nil),                 // 42: fluss.TableExistsRequest
-	(*TableExistsResponse)(nil),                // 43: fluss.TableExistsResponse
-	(*GetTableSchemaRequest)(nil),              // 44: fluss.GetTableSchemaRequest
-	(*GetTableSchemaResponse)(nil),             // 45: fluss.GetTableSchemaResponse
-	(*AlterTableRequest)(nil),                  // 46: fluss.AlterTableRequest
-	(*AlterTableResponse)(nil),                 // 47: fluss.AlterTableResponse
-	(*PbAlterConfig)(nil),                      // 48: fluss.PbAlterConfig
-	(*PbAddColumn)(nil),                        // 49: fluss.PbAddColumn
-	(*PbDropColumn)(nil),                       // 50: fluss.PbDropColumn
-	(*PbRenameColumn)(nil),                     // 51: fluss.PbRenameColumn
-	(*PbModifyColumn)(nil),                     // 52: fluss.PbModifyColumn
-	(*PbPartitionSpec)(nil),                    // 53: fluss.PbPartitionSpec
-	(*PbPartitionInfo)(nil),                    // 54: fluss.PbPartitionInfo
-	(*ListPartitionInfosRequest)(nil),          // 55: fluss.ListPartitionInfosRequest
-	(*ListPartitionInfosResponse)(nil),         // 56: fluss.ListPartitionInfosResponse
-	(*CreatePartitionRequest)(nil),             // 57: fluss.CreatePartitionRequest
-	(*CreatePartitionResponse)(nil),            // 58: fluss.CreatePartitionResponse
-	(*DropPartitionRequest)(nil),               // 59: fluss.DropPartitionRequest
-	(*DropPartitionResponse)(nil),              // 60: fluss.DropPartitionResponse
-	(*ProduceLogRequest)(nil),                  // 61: fluss.ProduceLogRequest
-	(*ProduceLogResponse)(nil),                 // 62: fluss.ProduceLogResponse
-	(*PbProduceLogReqForBucket)(nil),           // 63: fluss.PbProduceLogReqForBucket
-	(*PbProduceLogRespForBucket)(nil),          // 64: fluss.PbProduceLogRespForBucket
-	(*FetchLogRequest)(nil),                    // 65: fluss.FetchLogRequest
-	(*FetchLogResponse)(nil),                   // 66: fluss.FetchLogResponse
-	(*PbFetchLogReqForTable)(nil),              // 67: fluss.PbFetchLogReqForTable
-	(*PbFetchLogReqForBucket)(nil),             // 68: fluss.PbFetchLogReqForBucket
-	(*PbFetchLogRespForTable)(nil),             // 69: fluss.PbFetchLogRespForTable
-	(*PbFetchLogRespForBucket)(nil),            // 70: fluss.PbFetchLogRespForBucket
-	(*PbRemoteLogFetchInfo)(nil),               // 71: fluss.PbRemoteLogFetchInfo
-	(*PbRemoteLogSegment)(nil),                 // 72: fluss.PbRemoteLogSegment
-	(*PbPredicate)(nil),                        // 73: fluss.PbPredicate
-	(*PbLeafPredicate)(nil),                    // 74: fluss.PbLeafPredicate
-	(*PbCompoundPredicate)(nil),                // 75: fluss.PbCompoundPredicate
-	(*PbLiteralValue)(nil),                     // 76: fluss.PbLiteralValue
-	(*PutKvRequest)(nil),                       // 77: fluss.PutKvRequest
-	(*PutKvResponse)(nil),                      // 78: fluss.PutKvResponse
-	(*PbPutKvReqForBucket)(nil),                // 79: fluss.PbPutKvReqForBucket
-	(*PbPutKvRespForBucket)(nil),               // 80: fluss.PbPutKvRespForBucket
-	(*LookupRequest)(nil),                      // 81: fluss.LookupRequest
-	(*LookupResponse)(nil),                     // 82: fluss.LookupResponse
-	(*PbLookupReqForBucket)(nil),               // 83: fluss.PbLookupReqForBucket
-	(*PbLookupRespForBucket)(nil),              // 84: fluss.PbLookupRespForBucket
-	(*PbValue)(nil),                            // 85: fluss.PbValue
-	(*PbValueList)(nil),                        // 86: fluss.PbValueList
-	(*PrefixLookupRequest)(nil),                // 87: fluss.PrefixLookupRequest
-	(*PrefixLookupResponse)(nil),               // 88: fluss.PrefixLookupResponse
-	(*PbPrefixLookupReqForBucket)(nil),         // 89: fluss.PbPrefixLookupReqForBucket
-	(*PbPrefixLookupRespForBucket)(nil),        // 90: fluss.PbPrefixLookupRespForBucket
-	(*LimitScanRequest)(nil),                   // 91: fluss.LimitScanRequest
-	(*LimitScanResponse)(nil),                  // 92: fluss.LimitScanResponse
-	(*ScanKvRequest)(nil),                      // 93: fluss.ScanKvRequest
-	(*PbScanReqForBucket)(nil),                 // 94: fluss.PbScanReqForBucket
-	(*ScanKvResponse)(nil),                     // 95: fluss.ScanKvResponse
-	(*ListOffsetsRequest)(nil),                 // 96: fluss.ListOffsetsRequest
-	(*ListOffsetsResponse)(nil),                // 97: fluss.ListOffsetsResponse
-	(*PbListOffsetsRespForBucket)(nil),         // 98: fluss.PbListOffsetsRespForBucket
-	(*InitWriterRequest)(nil),                  // 99: fluss.InitWriterRequest
-	(*InitWriterResponse)(nil),                 // 100: fluss.InitWriterResponse
-	(*GetTableStatsRequest)(nil),               // 101: fluss.GetTableStatsRequest
-	(*GetTableStatsResponse)(nil),              // 102: fluss.GetTableStatsResponse
-	(*PbTableStatsReqForBucket)(nil),           // 103: fluss.PbTableStatsReqForBucket
-	(*PbTableStatsRespForBucket)(nil),          // 104: fluss.PbTableStatsRespForBucket
-	(*GetLatestKvSnapshotsRequest)(nil),        // 105: fluss.GetLatestKvSnapshotsRequest
-	(*GetLatestKvSnapshotsResponse)(nil),       // 106: fluss.GetLatestKvSnapshotsResponse
-	(*PbKvSnapshot)(nil),                       // 107: fluss.PbKvSnapshot
-	(*GetKvSnapshotMetadataRequest)(nil),       // 108: fluss.GetKvSnapshotMetadataRequest
-	(*GetKvSnapshotMetadataResponse)(nil),      // 109: fluss.GetKvSnapshotMetadataResponse
-	(*PbRemotePathAndLocalFile)(nil),           // 110: fluss.PbRemotePathAndLocalFile
-	(*GetLakeSnapshotRequest)(nil),             // 111: fluss.GetLakeSnapshotRequest
-	(*GetLakeSnapshotResponse)(nil),            // 112: fluss.GetLakeSnapshotResponse
-	(*PbLakeSnapshotForBucket)(nil),            // 113: fluss.PbLakeSnapshotForBucket
+	(*AlterClusterConfigsRequest)(nil),         // 15: fluss.AlterClusterConfigsRequest
+	(*AlterClusterConfigsResponse)(nil),        // 16: fluss.AlterClusterConfigsResponse
+	(*GetFileSystemSecurityTokenRequest)(nil),  // 17: fluss.GetFileSystemSecurityTokenRequest
+	(*GetFileSystemSecurityTokenResponse)(nil), // 18: fluss.GetFileSystemSecurityTokenResponse
+	(*PbTablePath)(nil),                        // 19: fluss.PbTablePath
+	(*PbPhysicalTablePath)(nil),                // 20: fluss.PbPhysicalTablePath
+	(*PbTableBucket)(nil),                      // 21: fluss.PbTableBucket
+	(*PbKeyValue)(nil),                         // 22: fluss.PbKeyValue
+	(*CreateDatabaseRequest)(nil),              // 23: fluss.CreateDatabaseRequest
+	(*CreateDatabaseResponse)(nil),             // 24: fluss.CreateDatabaseResponse
+	(*DropDatabaseRequest)(nil),                // 25: fluss.DropDatabaseRequest
+	(*DropDatabaseResponse)(nil),               // 26: fluss.DropDatabaseResponse
+	(*ListDatabasesRequest)(nil),               // 27: fluss.ListDatabasesRequest
+	(*ListDatabasesResponse)(nil),              // 28: fluss.ListDatabasesResponse
+	(*PbDatabaseSummary)(nil),                  // 29: fluss.PbDatabaseSummary
+	(*DatabaseExistsRequest)(nil),              // 30: fluss.DatabaseExistsRequest
+	(*DatabaseExistsResponse)(nil),             // 31: fluss.DatabaseExistsResponse
+	(*GetDatabaseInfoRequest)(nil),             // 32: fluss.GetDatabaseInfoRequest
+	(*GetDatabaseInfoResponse)(nil),            // 33: fluss.GetDatabaseInfoResponse
+	(*AlterDatabaseRequest)(nil),               // 34: fluss.AlterDatabaseRequest
+	(*AlterDatabaseResponse)(nil),              // 35: fluss.AlterDatabaseResponse
+	(*CreateTableRequest)(nil),                 // 36: fluss.CreateTableRequest
+	(*CreateTableResponse)(nil),                // 37: fluss.CreateTableResponse
+	(*DropTableRequest)(nil),                   // 38: fluss.DropTableRequest
+	(*DropTableResponse)(nil),                  // 39: fluss.DropTableResponse
+	(*GetTableInfoRequest)(nil),                // 40: fluss.GetTableInfoRequest
+	(*GetTableInfoResponse)(nil),               // 41: fluss.GetTableInfoResponse
+	(*ListTablesRequest)(nil),                  // 42: fluss.ListTablesRequest
+	(*ListTablesResponse)(nil),                 // 43: fluss.ListTablesResponse
+	(*TableExistsRequest)(nil),                 // 44: fluss.TableExistsRequest
+	(*TableExistsResponse)(nil),                // 45: fluss.TableExistsResponse
+	(*GetTableSchemaRequest)(nil),              // 46: fluss.GetTableSchemaRequest
+	(*GetTableSchemaResponse)(nil),             // 47: fluss.GetTableSchemaResponse
+	(*AlterTableRequest)(nil),                  // 48: fluss.AlterTableRequest
+	(*AlterTableResponse)(nil),                 // 49: fluss.AlterTableResponse
+	(*PbAlterConfig)(nil),                      // 50: fluss.PbAlterConfig
+	(*PbAddColumn)(nil),                        // 51: fluss.PbAddColumn
+	(*PbDropColumn)(nil),                       // 52: fluss.PbDropColumn
+	(*PbRenameColumn)(nil),                     // 53: fluss.PbRenameColumn
+	(*PbModifyColumn)(nil),                     // 54: fluss.PbModifyColumn
+	(*PbPartitionSpec)(nil),                    // 55: fluss.PbPartitionSpec
+	(*PbPartitionInfo)(nil),                    // 56: fluss.PbPartitionInfo
+	(*ListPartitionInfosRequest)(nil),          // 57: fluss.ListPartitionInfosRequest
+	(*ListPartitionInfosResponse)(nil),         // 58: fluss.ListPartitionInfosResponse
+	(*CreatePartitionRequest)(nil),             // 59: fluss.CreatePartitionRequest
+	(*CreatePartitionResponse)(nil),            // 60: fluss.CreatePartitionResponse
+	(*DropPartitionRequest)(nil),               // 61: fluss.DropPartitionRequest
+	(*DropPartitionResponse)(nil),              // 62: fluss.DropPartitionResponse
+	(*ProduceLogRequest)(nil),                  // 63: fluss.ProduceLogRequest
+	(*ProduceLogResponse)(nil),                 // 64: fluss.ProduceLogResponse
+	(*PbProduceLogReqForBucket)(nil),           // 65: fluss.PbProduceLogReqForBucket
+	(*PbProduceLogRespForBucket)(nil),          // 66: fluss.PbProduceLogRespForBucket
+	(*FetchLogRequest)(nil),                    // 67: fluss.FetchLogRequest
+	(*FetchLogResponse)(nil),                   // 68: fluss.FetchLogResponse
+	(*PbFetchLogReqForTable)(nil),              // 69: fluss.PbFetchLogReqForTable
+	(*PbFetchLogReqForBucket)(nil),             // 70: fluss.PbFetchLogReqForBucket
+	(*PbFetchLogRespForTable)(nil),             // 71: fluss.PbFetchLogRespForTable
+	(*PbFetchLogRespForBucket)(nil),            // 72: fluss.PbFetchLogRespForBucket
+	(*PbRemoteLogFetchInfo)(nil),               // 73: fluss.PbRemoteLogFetchInfo
+	(*PbRemoteLogSegment)(nil),                 // 74: fluss.PbRemoteLogSegment
+	(*PbPredicate)(nil),                        // 75: fluss.PbPredicate
+	(*PbLeafPredicate)(nil),                    // 76: fluss.PbLeafPredicate
+	(*PbCompoundPredicate)(nil),                // 77: fluss.PbCompoundPredicate
+	(*PbLiteralValue)(nil),                     // 78: fluss.PbLiteralValue
+	(*PutKvRequest)(nil),                       // 79: fluss.PutKvRequest
+	(*PutKvResponse)(nil),                      // 80: fluss.PutKvResponse
+	(*PbPutKvReqForBucket)(nil),                // 81: fluss.PbPutKvReqForBucket
+	(*PbPutKvRespForBucket)(nil),               // 82: fluss.PbPutKvRespForBucket
+	(*LookupRequest)(nil),                      // 83: fluss.LookupRequest
+	(*LookupResponse)(nil),                     // 84: fluss.LookupResponse
+	(*PbLookupReqForBucket)(nil),               // 85: fluss.PbLookupReqForBucket
+	(*PbLookupRespForBucket)(nil),              // 86: fluss.PbLookupRespForBucket
+	(*PbValue)(nil),                            // 87: fluss.PbValue
+	(*PbValueList)(nil),                        // 88: fluss.PbValueList
+	(*PrefixLookupRequest)(nil),                // 89: fluss.PrefixLookupRequest
+	(*PrefixLookupResponse)(nil),               // 90: fluss.PrefixLookupResponse
+	(*PbPrefixLookupReqForBucket)(nil),         // 91: fluss.PbPrefixLookupReqForBucket
+	(*PbPrefixLookupRespForBucket)(nil),        // 92: fluss.PbPrefixLookupRespForBucket
+	(*LimitScanRequest)(nil),                   // 93: fluss.LimitScanRequest
+	(*LimitScanResponse)(nil),                  // 94: fluss.LimitScanResponse
+	(*ScanKvRequest)(nil),                      // 95: fluss.ScanKvRequest
+	(*PbScanReqForBucket)(nil),                 // 96: fluss.PbScanReqForBucket
+	(*ScanKvResponse)(nil),                     // 97: fluss.ScanKvResponse
+	(*ListOffsetsRequest)(nil),                 // 98: fluss.ListOffsetsRequest
+	(*ListOffsetsResponse)(nil),                // 99: fluss.ListOffsetsResponse
+	(*PbListOffsetsRespForBucket)(nil),         // 100: fluss.PbListOffsetsRespForBucket
+	(*InitWriterRequest)(nil),                  // 101: fluss.InitWriterRequest
+	(*InitWriterResponse)(nil),                 // 102: fluss.InitWriterResponse
+	(*GetTableStatsRequest)(nil),               // 103: fluss.GetTableStatsRequest
+	(*GetTableStatsResponse)(nil),              // 104: fluss.GetTableStatsResponse
+	(*PbTableStatsReqForBucket)(nil),           // 105: fluss.PbTableStatsReqForBucket
+	(*PbTableStatsRespForBucket)(nil),          // 106: fluss.PbTableStatsRespForBucket
+	(*GetLatestKvSnapshotsRequest)(nil),        // 107: fluss.GetLatestKvSnapshotsRequest
+	(*GetLatestKvSnapshotsResponse)(nil),       // 108: fluss.GetLatestKvSnapshotsResponse
+	(*PbKvSnapshot)(nil),                       // 109: fluss.PbKvSnapshot
+	(*GetKvSnapshotMetadataRequest)(nil),       // 110: fluss.GetKvSnapshotMetadataRequest
+	(*GetKvSnapshotMetadataResponse)(nil),      // 111: fluss.GetKvSnapshotMetadataResponse
+	(*PbRemotePathAndLocalFile)(nil),           // 112: fluss.PbRemotePathAndLocalFile
+	(*GetLakeSnapshotRequest)(nil),             // 113: fluss.GetLakeSnapshotRequest
+	(*GetLakeSnapshotResponse)(nil),            // 114: fluss.GetLakeSnapshotResponse
+	(*PbLakeSnapshotForBucket)(nil),            // 115: fluss.PbLakeSnapshotForBucket
+	(*AcquireKvSnapshotLeaseRequest)(nil),      // 116: fluss.AcquireKvSnapshotLeaseRequest
+	(*AcquireKvSnapshotLeaseResponse)(nil),     // 117: fluss.AcquireKvSnapshotLeaseResponse
+	(*PbKvSnapshotLeaseForTable)(nil),          // 118: fluss.PbKvSnapshotLeaseForTable
+	(*PbKvSnapshotLeaseForBucket)(nil),         // 119: fluss.PbKvSnapshotLeaseForBucket
+	(*DropKvSnapshotLeaseRequest)(nil),         // 120: fluss.DropKvSnapshotLeaseRequest
+	(*DropKvSnapshotLeaseResponse)(nil),        // 121: fluss.DropKvSnapshotLeaseResponse
+	(*CreateAclsRequest)(nil),                  // 122: fluss.CreateAclsRequest
+	(*CreateAclsResponse)(nil),                 // 123: fluss.CreateAclsResponse
+	(*PbCreateAclRespInfo)(nil),                // 124: fluss.PbCreateAclRespInfo
+	(*PbAclInfo)(nil),                          // 125: fluss.PbAclInfo
+	(*PbAclFilter)(nil),                        // 126: fluss.PbAclFilter
+	(*ListAclsRequest)(nil),                    // 127: fluss.ListAclsRequest
+	(*ListAclsResponse)(nil),                   // 128: fluss.ListAclsResponse
+	(*DropAclsRequest)(nil),                    // 129: fluss.DropAclsRequest
+	(*DropAclsResponse)(nil),                   // 130: fluss.DropAclsResponse
+	(*PbDropAclsFilterResult)(nil),             // 131: fluss.PbDropAclsFilterResult
+	(*PbDropAclsMatchingAcl)(nil),              // 132: fluss.PbDropAclsMatchingAcl
+	(*AddServerTagRequest)(nil),                // 133: fluss.AddServerTagRequest
+	(*AddServerTagResponse)(nil),               // 134: fluss.AddServerTagResponse
+	(*RemoveServerTagRequest)(nil),             // 135: fluss.RemoveServerTagRequest
+	(*RemoveServerTagResponse)(nil),            // 136: fluss.RemoveServerTagResponse
+	(*RebalanceRequest)(nil),                   // 137: fluss.RebalanceRequest
+	(*RebalanceResponse)(nil),                  // 138: fluss.RebalanceResponse
+	(*ListRebalanceProgressRequest)(nil),       // 139: fluss.ListRebalanceProgressRequest
+	(*ListRebalanceProgressResponse)(nil),      // 140: fluss.ListRebalanceProgressResponse
+	(*PbRebalanceProgressForTable)(nil),        // 141: fluss.PbRebalanceProgressForTable
+	(*PbRebalanceProgressForBucket)(nil),       // 142: fluss.PbRebalanceProgressForBucket
+	(*PbRebalancePlanForBucket)(nil),           // 143: fluss.PbRebalancePlanForBucket
+	(*CancelRebalanceRequest)(nil),             // 144: fluss.CancelRebalanceRequest
+	(*CancelRebalanceResponse)(nil),            // 145: fluss.CancelRebalanceResponse
 }
 var file_fluss_api_proto_depIdxs = []int32{
 	3,   // 0: fluss.ApiVersionsResponse.api_versions:type_name -> fluss.PbApiVersion
-	17,  // 1: fluss.MetadataRequest.table_path:type_name -> fluss.PbTablePath
-	18,  // 2: fluss.MetadataRequest.partitions_path:type_name -> fluss.PbPhysicalTablePath
+	19,  // 1: fluss.MetadataRequest.table_path:type_name -> fluss.PbTablePath
+	20,  // 2: fluss.MetadataRequest.partitions_path:type_name -> fluss.PbPhysicalTablePath
 	8,   // 3: fluss.MetadataResponse.coordinator_server:type_name -> fluss.PbServerNode
 	8,   // 4: fluss.MetadataResponse.tablet_servers:type_name -> fluss.PbServerNode
 	9,   // 5: fluss.MetadataResponse.table_metadata:type_name -> fluss.PbTableMetadata
 	10,  // 6: fluss.MetadataResponse.partition_metadata:type_name -> fluss.PbPartitionMetadata
-	17,  // 7: fluss.PbTableMetadata.table_path:type_name -> fluss.PbTablePath
+	19,  // 7: fluss.PbTableMetadata.table_path:type_name -> fluss.PbTablePath
 	11,  // 8: fluss.PbTableMetadata.bucket_metadata:type_name -> fluss.PbBucketMetadata
 	11,  // 9: fluss.PbPartitionMetadata.bucket_metadata:type_name -> fluss.PbBucketMetadata
 	14,  // 10: fluss.DescribeClusterConfigsResponse.configs:type_name -> fluss.PbDescribeConfig
-	20,  // 11: fluss.GetFileSystemSecurityTokenResponse.addition_info:type_name -> fluss.PbKeyValue
-	27,  // 12: fluss.ListDatabasesResponse.database_summary:type_name -> fluss.PbDatabaseSummary
-	48,  // 13: fluss.AlterDatabaseRequest.config_changes:type_name -> fluss.PbAlterConfig
-	17,  // 14: fluss.CreateTableRequest.table_path:type_name -> fluss.PbTablePath
-	17,  // 15: fluss.DropTableRequest.table_path:type_name -> fluss.PbTablePath
-	17,  // 16: fluss.GetTableInfoRequest.table_path:type_name -> fluss.PbTablePath
-	17,  // 17: fluss.TableExistsRequest.table_path:type_name -> fluss.PbTablePath
-	17,  // 18: fluss.GetTableSchemaRequest.table_path:type_name -> fluss.PbTablePath
-	17,  // 19: fluss.AlterTableRequest.table_path:type_name -> fluss.PbTablePath
-	48,  // 20: fluss.AlterTableRequest.config_changes:type_name -> fluss.PbAlterConfig
-	49,  // 21: fluss.AlterTableRequest.add_columns:type_name -> fluss.PbAddColumn
-	50,  // 22: fluss.AlterTableRequest.drop_columns:type_name -> fluss.PbDropColumn
-	51,  // 23: fluss.AlterTableRequest.rename_columns:type_name -> fluss.PbRenameColumn
-	52,  // 24: fluss.AlterTableRequest.modify_columns:type_name -> fluss.PbModifyColumn
-	20,  // 25: fluss.PbAddColumn.agg_function_params:type_name -> fluss.PbKeyValue
-	20,  // 26: fluss.PbPartitionSpec.partition_key_values:type_name -> fluss.PbKeyValue
-	53,  // 27: fluss.PbPartitionInfo.partition_spec:type_name -> fluss.PbPartitionSpec
-	17,  // 28: fluss.ListPartitionInfosRequest.table_path:type_name -> fluss.PbTablePath
-	53,  // 29: fluss.ListPartitionInfosRequest.partial_partition_spec:type_name -> fluss.PbPartitionSpec
-	54,  // 30: fluss.ListPartitionInfosResponse.partitions_info:type_name -> fluss.PbPartitionInfo
-	17,  // 31: fluss.CreatePartitionRequest.table_path:type_name -> fluss.PbTablePath
-	53,  // 32: fluss.CreatePartitionRequest.partition_spec:type_name -> fluss.PbPartitionSpec
-	17,  // 33: fluss.DropPartitionRequest.table_path:type_name -> fluss.PbTablePath
-	53,  // 34: fluss.DropPartitionRequest.partition_spec:type_name -> fluss.PbPartitionSpec
-	63,  // 35: fluss.ProduceLogRequest.buckets_req:type_name -> fluss.PbProduceLogReqForBucket
-	64,  // 36: fluss.ProduceLogResponse.buckets_resp:type_name -> fluss.PbProduceLogRespForBucket
-	67,  // 37: fluss.FetchLogRequest.tables_req:type_name -> fluss.PbFetchLogReqForTable
-	69,  // 38: fluss.FetchLogResponse.tables_resp:type_name -> fluss.PbFetchLogRespForTable
-	68,  // 39: fluss.PbFetchLogReqForTable.buckets_req:type_name -> fluss.PbFetchLogReqForBucket
-	73,  // 40: fluss.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.PbPredicate
-	70,  // 41: fluss.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.PbFetchLogRespForBucket
-	71,  // 42: fluss.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.PbRemoteLogFetchInfo
-	72,  // 43: fluss.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.PbRemoteLogSegment
-	74,  // 44: fluss.PbPredicate.leaf:type_name -> fluss.PbLeafPredicate
-	75,  // 45: fluss.PbPredicate.compound:type_name -> fluss.PbCompoundPredicate
-	76,  // 46: fluss.PbLeafPredicate.literals:type_name -> fluss.PbLiteralValue
-	73,  // 47: fluss.PbCompoundPredicate.children:type_name -> fluss.PbPredicate
-	79,  // 48: fluss.PutKvRequest.buckets_req:type_name -> fluss.PbPutKvReqForBucket
-	80,  // 49: fluss.PutKvResponse.buckets_resp:type_name -> fluss.PbPutKvRespForBucket
-	83,  // 50: fluss.LookupRequest.buckets_req:type_name -> fluss.PbLookupReqForBucket
-	84,  // 51: fluss.LookupResponse.buckets_resp:type_name -> fluss.PbLookupRespForBucket
-	85,  // 52: fluss.PbLookupRespForBucket.values:type_name -> fluss.PbValue
-	89,  // 53: fluss.PrefixLookupRequest.buckets_req:type_name -> fluss.PbPrefixLookupReqForBucket
-	90,  // 54: fluss.PrefixLookupResponse.buckets_resp:type_name -> fluss.PbPrefixLookupRespForBucket
-	86,  // 55: fluss.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.PbValueList
-	94,  // 56: fluss.ScanKvRequest.bucket_scan_req:type_name -> fluss.PbScanReqForBucket
-	98,  // 57: fluss.ListOffsetsResponse.buckets_resp:type_name -> fluss.PbListOffsetsRespForBucket
-	17,  // 58: fluss.InitWriterRequest.table_path:type_name -> fluss.PbTablePath
-	103, // 59: fluss.GetTableStatsRequest.buckets_req:type_name -> fluss.PbTableStatsReqForBucket
-	104, // 60: fluss.GetTableStatsResponse.buckets_resp:type_name -> fluss.PbTableStatsRespForBucket
-	17,  // 61: fluss.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.PbTablePath
-	107, // 62: fluss.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.PbKvSnapshot
-	110, // 63: fluss.GetKvSnapshotMetadataResponse.snapshot_files:type_name -> fluss.PbRemotePathAndLocalFile
-	17,  // 64: fluss.GetLakeSnapshotRequest.table_path:type_name -> fluss.PbTablePath
-	113, // 65: fluss.GetLakeSnapshotResponse.bucket_snapshots:type_name -> fluss.PbLakeSnapshotForBucket
-	66,  // [66:66] is the sub-list for method output_type
-	66,  // [66:66] is the sub-list for method input_type
-	66,  // [66:66] is the sub-list for extension type_name
-	66,  // [66:66] is the sub-list for extension extendee
-	0,   // [0:66] is the sub-list for field type_name
+	50,  // 11: fluss.AlterClusterConfigsRequest.alter_configs:type_name -> fluss.PbAlterConfig
+	22,  // 12: fluss.GetFileSystemSecurityTokenResponse.addition_info:type_name -> fluss.PbKeyValue
+	29,  // 13: fluss.ListDatabasesResponse.database_summary:type_name -> fluss.PbDatabaseSummary
+	50,  // 14: fluss.AlterDatabaseRequest.config_changes:type_name -> fluss.PbAlterConfig
+	19,  // 15: fluss.CreateTableRequest.table_path:type_name -> fluss.PbTablePath
+	19,  // 16: fluss.DropTableRequest.table_path:type_name -> fluss.PbTablePath
+	19,  // 17: fluss.GetTableInfoRequest.table_path:type_name -> fluss.PbTablePath
+	19,  // 18: fluss.TableExistsRequest.table_path:type_name -> fluss.PbTablePath
+	19,  // 19: fluss.GetTableSchemaRequest.table_path:type_name -> fluss.PbTablePath
+	19,  // 20: fluss.AlterTableRequest.table_path:type_name -> fluss.PbTablePath
+	50,  // 21: fluss.AlterTableRequest.config_changes:type_name -> fluss.PbAlterConfig
+	51,  // 22: fluss.AlterTableRequest.add_columns:type_name -> fluss.PbAddColumn
+	52,  // 23: fluss.AlterTableRequest.drop_columns:type_name -> fluss.PbDropColumn
+	53,  // 24: fluss.AlterTableRequest.rename_columns:type_name -> fluss.PbRenameColumn
+	54,  // 25: fluss.AlterTableRequest.modify_columns:type_name -> fluss.PbModifyColumn
+	22,  // 26: fluss.PbAddColumn.agg_function_params:type_name -> fluss.PbKeyValue
+	22,  // 27: fluss.PbPartitionSpec.partition_key_values:type_name -> fluss.PbKeyValue
+	55,  // 28: fluss.PbPartitionInfo.partition_spec:type_name -> fluss.PbPartitionSpec
+	19,  // 29: fluss.ListPartitionInfosRequest.table_path:type_name -> fluss.PbTablePath
+	55,  // 30: fluss.ListPartitionInfosRequest.partial_partition_spec:type_name -> fluss.PbPartitionSpec
+	56,  // 31: fluss.ListPartitionInfosResponse.partitions_info:type_name -> fluss.PbPartitionInfo
+	19,  // 32: fluss.CreatePartitionRequest.table_path:type_name -> fluss.PbTablePath
+	55,  // 33: fluss.CreatePartitionRequest.partition_spec:type_name -> fluss.PbPartitionSpec
+	19,  // 34: fluss.DropPartitionRequest.table_path:type_name -> fluss.PbTablePath
+	55,  // 35: fluss.DropPartitionRequest.partition_spec:type_name -> fluss.PbPartitionSpec
+	65,  // 36: fluss.ProduceLogRequest.buckets_req:type_name -> fluss.PbProduceLogReqForBucket
+	66,  // 37: fluss.ProduceLogResponse.buckets_resp:type_name -> fluss.PbProduceLogRespForBucket
+	69,  // 38: fluss.FetchLogRequest.tables_req:type_name -> fluss.PbFetchLogReqForTable
+	71,  // 39: fluss.FetchLogResponse.tables_resp:type_name -> fluss.PbFetchLogRespForTable
+	70,  // 40: fluss.PbFetchLogReqForTable.buckets_req:type_name -> fluss.PbFetchLogReqForBucket
+	75,  // 41: fluss.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.PbPredicate
+	72,  // 42: fluss.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.PbFetchLogRespForBucket
+	73,  // 43: fluss.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.PbRemoteLogFetchInfo
+	74,  // 44: fluss.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.PbRemoteLogSegment
+	76,  // 45: fluss.PbPredicate.leaf:type_name -> fluss.PbLeafPredicate
+	77,  // 46: fluss.PbPredicate.compound:type_name -> fluss.PbCompoundPredicate
+	78,  // 47: fluss.PbLeafPredicate.literals:type_name -> fluss.PbLiteralValue
+	75,  // 48: fluss.PbCompoundPredicate.children:type_name -> fluss.PbPredicate
+	81,  // 49: fluss.PutKvRequest.buckets_req:type_name -> fluss.PbPutKvReqForBucket
+	82,  // 50: fluss.PutKvResponse.buckets_resp:type_name -> fluss.PbPutKvRespForBucket
+	85,  // 51: fluss.LookupRequest.buckets_req:type_name -> fluss.PbLookupReqForBucket
+	86,  // 52: fluss.LookupResponse.buckets_resp:type_name -> fluss.PbLookupRespForBucket
+	87,  // 53: fluss.PbLookupRespForBucket.values:type_name -> fluss.PbValue
+	91,  // 54: fluss.PrefixLookupRequest.buckets_req:type_name -> fluss.PbPrefixLookupReqForBucket
+	92,  // 55: fluss.PrefixLookupResponse.buckets_resp:type_name -> fluss.PbPrefixLookupRespForBucket
+	88,  // 56: fluss.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.PbValueList
+	96,  // 57: fluss.ScanKvRequest.bucket_scan_req:type_name -> fluss.PbScanReqForBucket
+	100, // 58: fluss.ListOffsetsResponse.buckets_resp:type_name -> fluss.PbListOffsetsRespForBucket
+	19,  // 59: fluss.InitWriterRequest.table_path:type_name -> fluss.PbTablePath
+	105, // 60: fluss.GetTableStatsRequest.buckets_req:type_name -> fluss.PbTableStatsReqForBucket
+	106, // 61: fluss.GetTableStatsResponse.buckets_resp:type_name -> fluss.PbTableStatsRespForBucket
+	19,  // 62: fluss.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.PbTablePath
+	109, // 63: fluss.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.PbKvSnapshot
+	112, // 64: fluss.GetKvSnapshotMetadataResponse.snapshot_files:type_name -> fluss.PbRemotePathAndLocalFile
+	19,  // 65: fluss.GetLakeSnapshotRequest.table_path:type_name -> fluss.PbTablePath
+	115, // 66: fluss.GetLakeSnapshotResponse.bucket_snapshots:type_name -> fluss.PbLakeSnapshotForBucket
+	118, // 67: fluss.AcquireKvSnapshotLeaseRequest.snapshots_to_lease:type_name -> fluss.PbKvSnapshotLeaseForTable
+	118, // 68: fluss.AcquireKvSnapshotLeaseResponse.unavailable_snapshots:type_name -> fluss.PbKvSnapshotLeaseForTable
+	119, // 69: fluss.PbKvSnapshotLeaseForTable.bucket_snapshots:type_name -> fluss.PbKvSnapshotLeaseForBucket
+	125, // 70: fluss.CreateAclsRequest.acl:type_name -> fluss.PbAclInfo
+	124, // 71: fluss.CreateAclsResponse.aclRes:type_name -> fluss.PbCreateAclRespInfo
+	125, // 72: fluss.PbCreateAclRespInfo.acl:type_name -> fluss.PbAclInfo
+	126, // 73: fluss.ListAclsRequest.acl_filter:type_name -> fluss.PbAclFilter
+	125, // 74: fluss.ListAclsResponse.acl:type_name -> fluss.PbAclInfo
+	126, // 75: fluss.DropAclsRequest.acl_filter:type_name -> fluss.PbAclFilter
+	131, // 76: fluss.DropAclsResponse.filter_results:type_name -> fluss.PbDropAclsFilterResult
+	132, // 77: fluss.PbDropAclsFilterResult.matching_acls:type_name -> fluss.PbDropAclsMatchingAcl
+	125, // 78: fluss.PbDropAclsMatchingAcl.acl:type_name -> fluss.PbAclInfo
+	141, // 79: fluss.ListRebalanceProgressResponse.table_progress:type_name -> fluss.PbRebalanceProgressForTable
+	142, // 80: fluss.PbRebalanceProgressForTable.buckets_progress:type_name -> fluss.PbRebalanceProgressForBucket
+	143, // 81: fluss.PbRebalanceProgressForBucket.rebalance_plan:type_name -> fluss.PbRebalancePlanForBucket
+	82,  // [82:82] is the sub-list for method output_type
+	82,  // [82:82] is the sub-list for method input_type
+	82,  // [82:82] is the sub-list for extension type_name
+	82,  // [82:82] is the sub-list for extension extendee
+	0,   // [0:82] is the sub-list for field type_name
 }
 
 func init() { file_fluss_api_proto_init() }
@@ -7538,7 +9345,7 @@ func file_fluss_api_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_api_proto_rawDesc), len(file_fluss_api_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   114,
+			NumMessages:   146,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
