@@ -240,14 +240,11 @@ func distinctKeys(want, planCols []string, keys [][]planner.Value, b *binder) ([
 }
 
 func (c *conn) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][]any, error) {
-	if v := p.Options["lookup.insert-if-not-exists"]; strings.EqualFold(v, "true") {
-		return nil, errors.New("fluss: 'lookup.insert-if-not-exists' is not supported by this client yet (flussrpc's Lookuper has no insert-if-not-exists mode)")
-	}
 	h, err := c.handle(ctx, p.Table)
 	if err != nil {
 		return nil, err
 	}
-	lk, err := h.pointLookuper()
+	lk, err := c.lookuperFor(h, p.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -271,6 +268,24 @@ func (c *conn) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][]an
 		return nil, err
 	}
 	return c.finishLookup(found, filter, p.Projection, p.Limit, p.Offset, b)
+}
+
+// lookuperFor picks the lookuper of a point lookup. The hint
+// 'lookup.insert-if-not-exists'='true' selects one that inserts the keys
+// it does not find; that makes the SELECT a write, acknowledged with the
+// session's client.writer.acks as in the Java client. The key exists only
+// as a hint (SET and the DSN refuse it): the planner checked that this
+// table hands out ids, whereas a session-wide value would turn lookups of
+// any table into writes.
+func (c *conn) lookuperFor(h *tableHandle, hints planner.Options) (*flussrpc.Lookuper, error) {
+	if !strings.EqualFold(strings.TrimSpace(hints["lookup.insert-if-not-exists"]), "true") {
+		return h.pointLookuper()
+	}
+	wo, _, err := c.writerOptions(h, nil)
+	if err != nil {
+		return nil, err
+	}
+	return h.insertLookuper(wo.Acks)
 }
 
 // finishLookup filters, projects and windows looked-up rows (nil = not

@@ -33,9 +33,9 @@ type handleCache struct {
 type tableHandle struct {
 	t *flussrpc.Table
 
-	mu       sync.Mutex
-	lookuper *flussrpc.Lookuper
-	prefix   map[string]*flussrpc.PrefixLookuper
+	mu        sync.Mutex
+	lookupers map[flussrpc.LookupOptions]*flussrpc.Lookuper
+	prefix    map[string]*flussrpc.PrefixLookuper
 }
 
 // handle returns the open table of plan table pt. A cached handle is
@@ -76,34 +76,46 @@ func (c *conn) handle(ctx context.Context, pt planner.Table) (*tableHandle, erro
 
 // pointLookuper returns the shared point lookuper of the table.
 func (h *tableHandle) pointLookuper() (*flussrpc.Lookuper, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.lookuper == nil {
-		l, err := h.t.NewLookuper()
-		if err != nil {
-			return nil, err
-		}
-		h.lookuper = l
-	}
-	return h.lookuper, nil
+	return h.lookuper(flussrpc.LookupOptions{})
+}
+
+// insertLookuper returns the shared lookuper that inserts missing keys,
+// one per acks value (client.writer.acks), as the server acknowledges
+// each request with the acks it names.
+func (h *tableHandle) insertLookuper(acks string) (*flussrpc.Lookuper, error) {
+	return h.lookuper(flussrpc.LookupOptions{InsertIfNotExists: true, Acks: acks})
+}
+
+// lookuper returns the shared point lookuper made with o.
+func (h *tableHandle) lookuper(o flussrpc.LookupOptions) (*flussrpc.Lookuper, error) {
+	return cachedLookuper(&h.mu, &h.lookupers, o, func() (*flussrpc.Lookuper, error) { return h.t.NewLookuper(o) })
 }
 
 // prefixLookuper returns the shared prefix lookuper for cols.
 func (h *tableHandle) prefixLookuper(cols []string) (*flussrpc.PrefixLookuper, error) {
-	key := strings.Join(cols, "\x00")
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if l := h.prefix[key]; l != nil {
+	return cachedLookuper(&h.mu, &h.prefix, strings.Join(cols, "\x00"), func() (*flussrpc.PrefixLookuper, error) {
+		return h.t.NewPrefixLookuper(cols)
+	})
+}
+
+// cachedLookuper returns the lookuper cached in *m under key, making it
+// with open on first use. mu guards *m; it is held while open runs so
+// that concurrent first uses make one lookuper, whose batching every
+// session then shares.
+func cachedLookuper[K comparable, L any](mu *sync.Mutex, m *map[K]L, key K, open func() (L, error)) (L, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if l, ok := (*m)[key]; ok {
 		return l, nil
 	}
-	l, err := h.t.NewPrefixLookuper(cols)
+	l, err := open()
 	if err != nil {
-		return nil, err
+		return l, err
 	}
-	if h.prefix == nil {
-		h.prefix = make(map[string]*flussrpc.PrefixLookuper)
+	if *m == nil {
+		*m = make(map[K]L)
 	}
-	h.prefix[key] = l
+	(*m)[key] = l
 	return l, nil
 }
 

@@ -71,11 +71,22 @@ func newLkRouting(t *Table, keys *codec.TableKeys, kind lkKind, opts LookupOptio
 
 // NewLookuper returns a point lookuper for a primary-key table. Keys are
 // given as the values of the primary-key columns in declaration order,
-// partition columns included (see Lookuper.Lookup). opts may be omitted.
+// partition columns included (see Lookuper.Lookup). opts may be omitted;
+// with LookupOptions.InsertIfNotExists the lookuper inserts missing keys.
 func (t *Table) NewLookuper(opts ...LookupOptions) (*Lookuper, error) {
 	d := &t.info.Descriptor
 	if !d.HasPrimaryKey() {
 		return nil, fmt.Errorf("%w: %s is a log table", ErrNotPrimaryKeyTable, t.info.Path)
+	}
+	o := firstOpts(opts)
+	if o.InsertIfNotExists {
+		if err := validateInsertLookup(t.info.Path, d); err != nil {
+			return nil, err
+		}
+	}
+	insert, err := newLkInsert(t.c, o)
+	if err != nil {
+		return nil, err
 	}
 	keyCols, err := d.Schema.ColumnIndexes(d.Schema.PrimaryKey)
 	if err != nil {
@@ -85,11 +96,37 @@ func (t *Table) NewLookuper(opts ...LookupOptions) (*Lookuper, error) {
 	if err != nil {
 		return nil, fmt.Errorf("flussrpc: lookups on %s: %w", t.info.Path, err)
 	}
-	r, err := newLkRouting(t, keys, lookupPoint, firstOpts(opts))
+	r, err := newLkRouting(t, keys, lookupPoint, o)
 	if err != nil {
 		return nil, err
 	}
+	r.disp.insert = insert
 	return &Lookuper{t: t, keyCols: keyCols, lkRouting: r}, nil
+}
+
+// validateInsertLookup checks that the server can insert missing keys of
+// the table. The server writes a missing key as a row of its key columns
+// alone, so every other column must accept NULL, except the
+// auto-increment column it fills (the rule of Java's TableLookup).
+// Partitioned tables are refused: Fluss 0.9.1 decodes the sent key, which
+// holds the primary key without the partition columns, as if it held all
+// of them (KeyRecordBatch), so the insert fails or, for some keys, writes
+// a row under a different key.
+func validateInsertLookup(path TablePath, d *schema.TableDescriptor) error {
+	if len(d.PartitionKeys) > 0 {
+		return fmt.Errorf("%w on %s: the table is partitioned, and Fluss 0.9.1 servers cannot insert keys of partitioned tables", ErrInvalidInsertLookup, path)
+	}
+	s := &d.Schema
+	var notNull []string
+	for _, c := range s.Columns {
+		if !c.Type.Nullable && !slices.Contains(s.PrimaryKey, c.Name) && !slices.Contains(s.AutoIncrementColumns, c.Name) {
+			notNull = append(notNull, c.Name)
+		}
+	}
+	if len(notNull) > 0 {
+		return fmt.Errorf("%w on %s: columns %v are NOT NULL, but inserted rows hold only the primary key and the auto-increment column", ErrInvalidInsertLookup, path, notNull)
+	}
+	return nil
 }
 
 func firstOpts(opts []LookupOptions) LookupOptions {
@@ -165,7 +202,9 @@ func isMissingPartition(err error) bool {
 // types of the codec value model; partition columns are part of it. found
 // is false when no row has the key, including when its partition does not
 // exist. Concurrent calls are batched; ctx bounds the wait and the retries
-// of retriable errors.
+// of retriable errors. An insert-if-not-exists lookuper (see
+// LookupOptions.InsertIfNotExists) inserts a missing key first, so it
+// finds every key.
 func (l *Lookuper) Lookup(ctx context.Context, key []any) (row []any, found bool, err error) {
 	full, err := l.fullRow(l.keyCols, key)
 	if err != nil {
@@ -207,6 +246,11 @@ func (r *lkRouting) decodeValue(ctx context.Context, b []byte) ([]any, error) {
 // physical primary key needs NewLookuper instead.
 func (t *Table) NewPrefixLookuper(columns []string, opts ...LookupOptions) (*PrefixLookuper, error) {
 	d := &t.info.Descriptor
+	o := firstOpts(opts)
+	if o.InsertIfNotExists {
+		// PREFIX_LOOKUP has no insert mode: a prefix does not name a row.
+		return nil, fmt.Errorf("%w on %s: prefix lookups cannot insert missing keys; use NewLookuper with the full primary key", ErrInvalidInsertLookup, t.info.Path)
+	}
 	if err := validatePrefixLookup(t.info.Path, d, columns); err != nil {
 		return nil, err
 	}
@@ -218,7 +262,7 @@ func (t *Table) NewPrefixLookuper(columns []string, opts ...LookupOptions) (*Pre
 	if err != nil {
 		return nil, fmt.Errorf("flussrpc: prefix lookups on %s: %w", t.info.Path, err)
 	}
-	r, err := newLkRouting(t, keys, lookupPrefix, firstOpts(opts))
+	r, err := newLkRouting(t, keys, lookupPrefix, o)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -27,8 +29,9 @@ const (
 	DefaultLookupMaxInFlight  = 1
 )
 
-// LookupOptions tunes the batching of a Lookuper or PrefixLookuper. The
-// zero value gives the defaults.
+// LookupOptions tunes the batching of a Lookuper or PrefixLookuper, and
+// can make a Lookuper insert the keys it does not find. The zero value
+// gives plain lookups with the default batching.
 type LookupOptions struct {
 	// MaxBatchKeys caps the keys sent in one request to one server
 	// (default DefaultLookupMaxBatchKeys).
@@ -38,6 +41,24 @@ type LookupOptions struct {
 	// immediately when nothing is in flight to its server and coalesced
 	// into the next request otherwise.
 	MaxInFlight int
+	// InsertIfNotExists makes a Lookuper insert the keys it does not find
+	// (Java's Lookup.enableInsertIfNotExists, Flink's
+	// 'lookup.insert-if-not-exists'), the way dictionary tables hand out
+	// ids from their auto-increment column. It needs a primary-key table
+	// that is not partitioned and whose other columns, the auto-increment
+	// column aside, accept NULL; NewPrefixLookuper refuses it. The server
+	// writes a missing key as a row holding only the key columns (the rest
+	// NULL, the auto-increment column filled by the server) and answers
+	// with that row, so Lookup always finds one. Each lookup is then a
+	// write: it needs WRITE permission on the table and returns only after
+	// the server acknowledged the insert with Acks, waiting at most the
+	// client's request timeout (shortened to the callers' deadlines).
+	InsertIfNotExists bool
+	// Acks is what the server waits for before it answers an
+	// insert-if-not-exists lookup, with the values and default ("all") of
+	// WriterOptions.Acks: the Java client uses client.writer.acks here
+	// too. Plain lookups ignore it.
+	Acks string
 }
 
 func (o LookupOptions) withDefaults() LookupOptions {
@@ -48,6 +69,58 @@ func (o LookupOptions) withDefaults() LookupOptions {
 		o.MaxInFlight = DefaultLookupMaxInFlight
 	}
 	return o
+}
+
+// ErrInvalidInsertLookup is wrapped by the errors of lookupers that
+// cannot insert missing keys (LookupOptions.InsertIfNotExists).
+var ErrInvalidInsertLookup = errors.New("flussrpc: invalid insert-if-not-exists lookup")
+
+// lkInsert is how the server writes the missing keys of an
+// insert-if-not-exists lookup; the server refuses such a request unless
+// both are set.
+type lkInsert struct {
+	acks    int32
+	timeout time.Duration // longest wait for acks
+}
+
+// newLkInsert resolves the insert settings of o (nil for plain lookups)
+// with the writer's rules, so that acks and the server-side timeout get
+// the same values and defaults as writes. Idempotence is a writer-session
+// feature the server's own insert does not use, so it is not required.
+func newLkInsert(c *Client, o LookupOptions) (*lkInsert, error) {
+	if !o.InsertIfNotExists {
+		return nil, nil
+	}
+	cfg, err := (&WriterOptions{Acks: o.Acks, DisableIdempotence: true}).resolve(c)
+	if err != nil {
+		return nil, err
+	}
+	return &lkInsert{acks: cfg.acks, timeout: cfg.requestTimout}, nil
+}
+
+// timeoutMs is the server's wait for the acks of one request: the
+// configured timeout, shortened to the latest deadline of the callers in
+// it, as nobody waits for the answer longer than that.
+func (in *lkInsert) timeoutMs(groups []*lkGroup) int32 {
+	var latest time.Time
+	for _, g := range groups {
+		for _, c := range g.calls {
+			dl, ok := c.ctx.Deadline()
+			if !ok {
+				return millis(in.timeout)
+			}
+			if dl.After(latest) {
+				latest = dl
+			}
+		}
+	}
+	return millis(min(in.timeout, time.Until(latest)))
+}
+
+// millis converts d to the int32 milliseconds of a request field, at
+// least 1 (0 would not wait at all) and at most what fits.
+func millis(d time.Duration) int32 {
+	return int32(min(max(d/time.Millisecond, 1), math.MaxInt32))
 }
 
 // lkKind is the RPC a dispatcher sends.
@@ -106,12 +179,15 @@ type lkQueue struct {
 	inflight int
 }
 
-// lkDispatcher batches the lookups of one table and one kind.
+// lkDispatcher batches the lookups of one table and one kind. Each
+// lookuper has its own, so plain and insert-if-not-exists lookups never
+// share a request.
 type lkDispatcher struct {
 	c       *Client
 	kind    lkKind
 	tableID int64
 	opts    LookupOptions
+	insert  *lkInsert // point lookups that insert missing keys; nil = plain
 
 	mu     sync.Mutex
 	queues map[int32]*lkQueue
@@ -270,6 +346,11 @@ type lkBucketResult struct {
 
 func (d *lkDispatcher) sendPoint(ctx context.Context, node ServerNode, groups []*lkGroup) (map[lkBucketKey]lkBucketResult, error) {
 	req := &pb.LookupRequest{TableId: proto.Int64(d.tableID)}
+	if d.insert != nil {
+		req.InsertIfNotExists = proto.Bool(true)
+		req.Acks = proto.Int32(d.insert.acks)
+		req.TimeoutMs = proto.Int32(d.insert.timeoutMs(groups))
+	}
 	for _, g := range groups {
 		b := &pb.PbLookupReqForBucket{BucketId: proto.Int32(g.key.bucket)}
 		if g.key.partitionID >= 0 {
@@ -342,7 +423,11 @@ func (d *lkDispatcher) sendPrefix(ctx context.Context, node ServerNode, groups [
 
 // failed retries a call after a retriable error (refreshing the route
 // first when the error says it is stale) or finishes it with the error.
-// Lookups are reads, so resending after an ambiguous failure is safe.
+// Resending after an ambiguous failure is safe: lookups are reads, and an
+// insert-if-not-exists lookup that is repeated finds the key the first
+// attempt inserted (or inserts it now). Whether the driver may retry on
+// another connection is decided separately, from whether anything was
+// sent.
 func (d *lkDispatcher) failed(call *lkCall, err error) {
 	if call.finished.Load() {
 		return

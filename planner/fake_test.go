@@ -41,6 +41,7 @@ var fixtureDDL = []string{
 	`CREATE TABLE first_t (id BIGINT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('table.merge-engine' = 'first_row')`,
 	// Auto-increment dictionary table.
 	`CREATE TABLE dict (name STRING, uid BIGINT, note STRING, PRIMARY KEY (name) NOT ENFORCED) WITH ('auto-increment.fields' = 'uid')`,
+	`CREATE TABLE pdict (dt STRING, name STRING, uid BIGINT, PRIMARY KEY (dt, name) NOT ENFORCED) PARTITIONED BY (dt) WITH ('auto-increment.fields' = 'uid')`,
 	// WAL changelog image and disabled deletes.
 	`CREATE TABLE wal_t (id BIGINT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('table.changelog.image' = 'WAL')`,
 	`CREATE TABLE nodel (id BIGINT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('table.delete.behavior' = 'DISABLE')`,

@@ -423,8 +423,8 @@ func (q *query) basePlan() (Plan, error) {
 		if ok {
 			var lo Options
 			if v, ok := q.hints["lookup.insert-if-not-exists"]; ok {
-				if strings.EqualFold(v, "true") && len(sc.AutoIncrementColumns) == 0 {
-					return nil, errf("OPTIONS", "'lookup.insert-if-not-exists' needs a table with an auto-increment column; %s has none", q.info.Path)
+				if err := q.checkInsertIfNotExists(v); err != nil {
+					return nil, err
 				}
 				lo = Options{"lookup.insert-if-not-exists": v}
 			}
@@ -728,4 +728,22 @@ func (p *planCtx) constItem(e parser.Expr) (Value, error) {
 		return Value{}, errf("SELECT", "variable %s is not known; the driver answers @@version and @@version_comment", x.Name)
 	}
 	return Value{}, errf("SELECT", "%s needs a query engine; SELECT without FROM supports constants, CAST(? AS T), VERSION(), DATABASE(), CURRENT_CATALOG and USER()", exprText(e))
+}
+
+// checkInsertIfNotExists validates the lookup.insert-if-not-exists hint
+// against the table: the server fills only the auto-increment column of a
+// new row, and a 0.9.1 server decodes the key of a partitioned table with
+// the partition columns it was sent without, inserting garbage or failing.
+func (q *query) checkInsertIfNotExists(v string) *Error {
+	switch {
+	case !strings.EqualFold(v, "true") && !strings.EqualFold(v, "false"):
+		return errf("OPTIONS", "'lookup.insert-if-not-exists' must be 'true' or 'false', got '%s'", v)
+	case !strings.EqualFold(v, "true"):
+		return nil
+	case len(q.d.Schema.AutoIncrementColumns) == 0:
+		return errf("OPTIONS", "'lookup.insert-if-not-exists' needs a table with an auto-increment column; %s has none", q.info.Path)
+	case len(q.d.PartitionKeys) > 0:
+		return errf("OPTIONS", "'lookup.insert-if-not-exists' does not work on partitioned tables such as %s (Fluss 0.9 servers decode their keys wrongly)", q.info.Path)
+	}
+	return nil
 }

@@ -28,6 +28,10 @@ SELECT * FROM dict /*+ OPTIONS('lookup.insert-if-not-exists' = 'true') */ WHERE 
 
 SELECT * FROM orders /*+ OPTIONS('lookup.insert-if-not-exists' = 'true') */ WHERE order_id = 1
 
+SELECT * FROM pdict /*+ OPTIONS('lookup.insert-if-not-exists' = 'true') */ WHERE dt = '2026-12-01' AND name = 'a'
+
+SELECT * FROM dict /*+ OPTIONS('lookup.insert-if-not-exists' = 'yes') */ WHERE name = 'a'
+
 -- P2 prefix lookup.
 SELECT * FROM sales WHERE dt = '2024-01-01' AND shop_id = 7
 
