@@ -127,6 +127,9 @@ func (c *conn) execute(ctx context.Context, p planner.Plan, b *binder) (driver.R
 	case *planner.Describe:
 		rows, err := c.describe(ctx, p)
 		return rows, 0, err
+	case *planner.Call:
+		rows, err := c.execCall(ctx, p, b)
+		return rows, 0, err
 	case *planner.Constant:
 		row, err := b.values(p.Row)
 		if err != nil {

@@ -69,6 +69,8 @@ func (c *conn) showRows(ctx context.Context, p *planner.Show, b *binder) ([][]an
 		return c.showLakeSnapshot(ctx, p)
 	case planner.ShowServers:
 		return c.showServers(ctx)
+	case planner.ShowProcedures:
+		return stringRows(planner.Procedures()), nil
 	case planner.ShowCatalogs, planner.ShowCurrentCatalog:
 		return [][]any{{c.sess.Catalog}}, nil
 	case planner.ShowCurrentDatabase:

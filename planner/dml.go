@@ -34,6 +34,9 @@ func writeOptions(hints map[string]string, clause string) (Options, *Error) {
 		if e := checkSessionKey(k, clause+" hint"); e != nil {
 			return nil, e
 		}
+		if e := checkOptionValue(k, v, clause+" hint"); e != nil {
+			return nil, e
+		}
 		out[k] = v
 	}
 	return out, nil

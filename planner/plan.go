@@ -170,17 +170,21 @@ type Explain struct {
 	Output []Column
 }
 
-// CallArg is one argument of a procedure call (Name "" when positional).
+// CallArg is one argument of a procedure call, named after the parameter
+// it fills (a variadic parameter's name repeats).
 type CallArg struct {
 	Name  string
 	Value Value
 }
 
 // Call runs one of the catalog's sys procedures through the Admin API.
+// Args are in the procedure's parameter order; absent optional arguments
+// are left out.
 type Call struct {
 	Procedure string
 	Args      []CallArg
 	Params    []Param
+	Output    []Column
 }
 
 // ---------------------------------------------------------------------------

@@ -271,30 +271,11 @@ func (p *planCtx) set(s *parser.Set) (Plan, error) {
 	if err := checkSessionKey(s.Key, "SET"); err != nil {
 		return nil, err
 	}
-	switch s.Key {
-	case "execution.runtime-mode":
-		v := strings.ToLower(s.Value)
-		if v != "batch" && v != "streaming" {
-			return nil, errf("SET", "'execution.runtime-mode' must be 'batch' or 'streaming', got '%s'", s.Value)
-		}
-		return &SetOption{Key: s.Key, Value: v}, nil
-	case "fluss.client-filter", "fluss.scan.bounded", "fluss.write.sync", "fluss.exact-rows-affected":
-		if v := strings.ToLower(s.Value); v != "true" && v != "false" {
-			return nil, errf("SET", "'%s' must be 'true' or 'false', got '%s'", s.Key, s.Value)
-		}
-	case "fluss.scan.max-rows":
-		var n int64
-		if _, err := fmt.Sscan(s.Value, &n); err != nil || n <= 0 {
-			return nil, errf("SET", "'fluss.scan.max-rows' must be a positive integer, got '%s'", s.Value)
-		}
-	case "fluss.merge-mode":
-		if v := strings.ToLower(s.Value); v != "default" && v != "overwrite" {
-			return nil, errf("SET", "'fluss.merge-mode' must be 'default' or 'overwrite', got '%s'", s.Value)
-		}
-	case "fluss.complex-types":
-		if v := strings.ToLower(s.Value); v != "json" && v != "native" {
-			return nil, errf("SET", "'fluss.complex-types' must be 'json' or 'native', got '%s'", s.Value)
-		}
+	if err := checkOptionValue(s.Key, s.Value, "SET"); err != nil {
+		return nil, err
+	}
+	if s.Key == "execution.runtime-mode" {
+		return &SetOption{Key: s.Key, Value: strings.ToLower(s.Value)}, nil
 	}
 	for _, pre := range ignoredPrefixes {
 		if strings.HasPrefix(s.Key, pre) {
@@ -304,6 +285,62 @@ func (p *planCtx) set(s *parser.Set) (Plan, error) {
 	return &SetOption{Key: s.Key, Value: s.Value}, nil
 }
 
+// CheckOption validates an option given outside SQL (a DSN key): the key
+// must be one SET accepts, and the value one SET would accept.
+func CheckOption(key, value string) error {
+	if err := checkSessionKey(key, "option"); err != nil {
+		return err
+	}
+	if err := checkOptionValue(key, value, "option"); err != nil {
+		return err
+	}
+	return nil
+}
+
+// checkOptionValue validates the values of the keys the driver itself
+// interprets; Fluss keys are checked by the server or the client.
+func checkOptionValue(key, value, clause string) *Error {
+	v := strings.ToLower(value)
+	switch key {
+	case "execution.runtime-mode":
+		if v != "batch" && v != "streaming" {
+			return errf(clause, "'execution.runtime-mode' must be 'batch' or 'streaming', got '%s'", value)
+		}
+	case "fluss.write.sync":
+		// An asynchronous mode would let Exec return before the server
+		// acknowledged the rows, and database/sql has no place to report
+		// a later failure: a pooled connection may be closed unseen.
+		if v == "false" {
+			return errf(clause, "'fluss.write.sync' = 'false' is not supported: every write returns only after the server acknowledged it; to batch writes use BEGIN ... COMMIT (one flush at COMMIT), multi-row VALUES, or fluss.AppendArrow and the native writers through sql.Conn.Raw")
+		}
+		if v != "true" {
+			return errf(clause, "'fluss.write.sync' must be 'true', got '%s'", value)
+		}
+	case "lookup.insert-if-not-exists":
+		if clause == "SET" || clause == "option" {
+			return errf(clause, "'lookup.insert-if-not-exists' is a per-query hint (SELECT ... FROM t /*+ OPTIONS('lookup.insert-if-not-exists' = 'true') */ WHERE <key> = ...); as a session or DSN default it would turn every lookup into a write")
+		}
+	case "fluss.client-filter", "fluss.scan.bounded", "fluss.exact-rows-affected":
+		if v != "true" && v != "false" {
+			return errf(clause, "'%s' must be 'true' or 'false', got '%s'", key, value)
+		}
+	case "fluss.scan.max-rows":
+		var n int64
+		if _, err := fmt.Sscan(value, &n); err != nil || n <= 0 {
+			return errf(clause, "'fluss.scan.max-rows' must be a positive integer, got '%s'", value)
+		}
+	case "fluss.merge-mode":
+		if v != "default" && v != "overwrite" {
+			return errf(clause, "'fluss.merge-mode' must be 'default' or 'overwrite', got '%s'", value)
+		}
+	case "fluss.complex-types":
+		if v != "json" && v != "native" {
+			return errf(clause, "'fluss.complex-types' must be 'json' or 'native', got '%s'", value)
+		}
+	}
+	return nil
+}
+
 func (p *planCtx) createCatalog(s *parser.CreateCatalog) (Plan, error) {
 	for _, o := range s.Options {
 		if o.Key == "type" && !strings.EqualFold(o.Value, "fluss") {
@@ -311,63 +348,6 @@ func (p *planCtx) createCatalog(s *parser.CreateCatalog) (Plan, error) {
 		}
 	}
 	return &NoOp{Statement: "CREATE CATALOG " + s.Name, Reason: "the connection is the catalog; accepted so Flink scripts run"}, nil
-}
-
-var procedures = map[string]bool{
-	"add_acl": true, "drop_acl": true, "list_acl": true, "get_cluster_configs": true, "set_cluster_configs": true,
-	"append_cluster_configs": true, "subtract_cluster_configs": true, "reset_cluster_configs": true,
-	"add_server_tag": true, "remove_server_tag": true, "rebalance": true, "list_rebalance": true,
-	"cancel_rebalance": true, "drop_kv_snapshot_lease": true,
-}
-
-func (p *planCtx) call(s *parser.Call) (Plan, error) {
-	parts := s.Procedure
-	if len(parts) == 3 {
-		if err := p.checkCatalog(parts[0], "CALL"); err != nil {
-			return nil, err
-		}
-		parts = parts[1:]
-	}
-	if len(parts) != 2 || parts[0] != "sys" || !procedures[strings.ToLower(parts[1])] {
-		return nil, errf("CALL", "unknown procedure %s; the catalog's procedures are sys.add_acl, sys.drop_acl, sys.list_acl, sys.get_cluster_configs, sys.set_cluster_configs, sys.append_cluster_configs, sys.subtract_cluster_configs, sys.reset_cluster_configs, sys.add_server_tag, sys.remove_server_tag, sys.rebalance, sys.list_rebalance, sys.cancel_rebalance and sys.drop_kv_snapshot_lease", strings.Join(s.Procedure, "."))
-	}
-	c := &Call{Procedure: "sys." + strings.ToLower(parts[1])}
-	for _, a := range s.Args {
-		v, err := p.constValue(a.Value, "CALL", a.Name)
-		if err != nil {
-			return nil, err
-		}
-		c.Args = append(c.Args, CallArg{Name: a.Name, Value: v})
-	}
-	c.Params = p.params
-	return c, nil
-}
-
-// constValue converts a procedure argument: a literal with its own type,
-// a parameter (STRING), or ARRAY[...] of strings.
-func (p *planCtx) constValue(e parser.Expr, clause, name string) (Value, *Error) {
-	switch x := e.(type) {
-	case *parser.Literal:
-		v, err := literal(x, literalType(x), p.sess.location())
-		if err != nil {
-			return Value{}, errf(clause, "%v", err)
-		}
-		return Value{Kind: ValueLiteral, Type: literalType(x), Literal: v}, nil
-	case *parser.Param:
-		return p.param(x, name, schema.String()), nil
-	case *parser.ArrayExpr:
-		t := schema.ArrayOf(schema.String())
-		v, err := literal(x, t, p.sess.location())
-		if err != nil {
-			return Value{}, errf(clause, "%v", err)
-		}
-		return Value{Kind: ValueLiteral, Type: t, Literal: v}, nil
-	case *parser.FuncCall:
-		if strings.EqualFold(x.Name, "array") {
-			return p.constValue(&parser.ArrayExpr{Elems: x.Args}, clause, name)
-		}
-	}
-	return Value{}, errf(clause, "argument %s must be a constant or a parameter", exprText(e))
 }
 
 // param records a parameter with its target type.

@@ -99,6 +99,10 @@ INSERT INTO types_t (id, dec, ltz) VALUES (1, CAST('1.5' AS DECIMAL(5, 2)), CAST
 
 INSERT INTO orders /*+ OPTIONS('client.writer.acks' = '1') */ VALUES (1, 'a', 1, 'b', NULL)
 
+INSERT INTO orders /*+ OPTIONS('fluss.write.sync' = 'false') */ VALUES (1, 'a', 1, 'b', NULL)
+
+INSERT INTO orders /*+ OPTIONS('fluss.merge-mode' = 'sometimes') */ VALUES (1, 'a', 1, 'b', NULL)
+
 INSERT INTO orders /*+ OPTIONS('fluss.merge-mode' = 'overwrite') */ (order_id, status) VALUES (1, 'b')
 
 INSERT INTO orders /*+ OPTIONS('bogus.key' = '1') */ VALUES (1, 'a', 1, 'b', NULL)

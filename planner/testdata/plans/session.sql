@@ -31,6 +31,12 @@ SET 'fluss.scan.max-rows' = '-1'
 
 SET 'fluss.no-such-option' = '1'
 
+SET 'fluss.write.sync' = 'true'
+
+SET 'fluss.write.sync' = 'false'
+
+SET 'lookup.insert-if-not-exists' = 'true'
+
 SET 'parallelism.default' = '4'
 
 SET 'my.custom.key' = 'x'
@@ -64,6 +70,42 @@ CALL fluss_catalog.sys.get_cluster_configs(config_keys => ARRAY['kv.rocksdb.shar
 CALL sys.add_acl('cluster', 'READ', principal => 'User:Bob')
 
 CALL sys.no_such_proc()
+
+CALL sys.add_acl('cluster.shop', 'ALLOW', 'User:alice', 'READ')
+
+CALL sys.drop_acl(resource => 'cluster', permission => 'ALLOW', principal => 'User:alice', operation => 'READ', host => '*')
+
+CALL sys.list_acl('cluster')
+
+CALL sys.list_acl()
+
+CALL sys.list_acl('cluster', resource => 'cluster')
+
+CALL sys.list_acl('cluster', who => 'User:alice')
+
+CALL sys.get_cluster_configs()
+
+CALL sys.get_cluster_configs('a', 'b')
+
+CALL sys.set_cluster_configs('kv.rocksdb.shared-rate-limiter.bytes-per-sec', '200MB', 'datalake.format', ?)
+
+CALL sys.set_cluster_configs()
+
+CALL sys.reset_cluster_configs(ARRAY['a', 'b'])
+
+CALL sys.add_server_tag(tablet_servers => '0,1', server_tag => 'PERMANENT_OFFLINE')
+
+CALL sys.remove_server_tag('0', 'PERMANENT_OFFLINE', 'extra')
+
+CALL sys.rebalance('REPLICA_DISTRIBUTION,LEADER_DISTRIBUTION')
+
+CALL sys.list_rebalance()
+
+CALL sys.cancel_rebalance(rebalanceId => ?)
+
+CALL SYS.DROP_KV_SNAPSHOT_LEASE('lease-1')
+
+CALL sys.drop_kv_snapshot_lease(a.b)
 
 EXPLAIN SELECT * FROM orders WHERE order_id = 1
 
