@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -38,6 +39,13 @@ func NewConnector(cfg *Config) (*Connector, error) {
 	c := cfg.Clone()
 	if c.Location == nil {
 		c.Location = time.UTC
+	}
+	if c.TLS == nil {
+		// A Config built in code may name its TLS the DSN way; never let
+		// that quietly mean plaintext.
+		if err := c.resolveTLS(); err != nil {
+			return nil, fmt.Errorf("fluss: %w", err)
+		}
 	}
 	return &Connector{cfg: c}, nil
 }
@@ -100,6 +108,8 @@ func (c *Connector) clientConfig() flussrpc.Config {
 			Username:    c.cfg.User,
 			Password:    c.cfg.Password,
 			DialTimeout: c.cfg.ConnectTimeout,
+			TLS:         c.cfg.TLS,
+			Dialer:      c.cfg.Dialer,
 		},
 		RequestTimeout: c.cfg.RequestTimeout,
 	}

@@ -1,6 +1,8 @@
 package fluss
 
 import (
+	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -9,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gofluss/fluss/planner"
 )
 
 // Defaults of a Config, as NewConfig sets them.
@@ -55,6 +59,30 @@ type Config struct {
 	RequestTimeout time.Duration
 	// ClientID is reported to the servers (key "client_id").
 	ClientID string
+	// TLS, when set, wraps every connection in TLS, for a TLS-terminating
+	// proxy in front of the servers (Fluss has no TLS listener of its own).
+	// ParseDSN fills it from the three fields below; NewConnector callers
+	// may set it directly, and it then wins over them. FormatDSN cannot
+	// write a config built in code: with TLSName empty it writes tls=true,
+	// so that a formatted DSN never falls back to plaintext.
+	TLS *tls.Config
+	// TLSName is the DSN's tls value: "true" (verify against the system
+	// roots), "skip-verify" or a name given to RegisterTLSConfig; empty
+	// means no TLS. When TLS is nil, NewConnector builds it from TLSName,
+	// TLSCAFile and TLSServerName as ParseDSN does.
+	TLSName string
+	// TLSCAFile is the DSN's tls_ca: a PEM file whose certificates become
+	// the trusted roots (instead of the system's, or besides those of a
+	// registered config).
+	TLSCAFile string
+	// TLSServerName is the DSN's tls_server_name: the name sent as SNI and
+	// verified in place of each server's host.
+	TLSServerName string
+	// Dialer, when set, opens every network connection instead of
+	// net.Dialer: for SOCKS or SSH tunnels, or to reach servers through
+	// per-server proxies. It has no DSN form; set it on a parsed Config
+	// and use NewConnector.
+	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Options holds Fluss option keys given in the DSN: client.* keys
 	// configure the native client, scan.*, lookup.*, sink.* and fluss.*
 	// keys are session defaults that SET and hints override.
@@ -82,6 +110,9 @@ func (c *Config) Clone() *Config {
 	for k, v := range c.Options {
 		out.Options[k] = v
 	}
+	if c.TLS != nil {
+		out.TLS = c.TLS.Clone()
+	}
 	return &out
 }
 
@@ -106,6 +137,9 @@ var driverKeys = map[string]func(*Config, string) error{
 	"connect_timeout":  func(c *Config, v string) error { return setDuration(&c.ConnectTimeout, v) },
 	"request_timeout":  func(c *Config, v string) error { return setDuration(&c.RequestTimeout, v) },
 	"client_id":        func(c *Config, v string) error { c.ClientID = v; return nil },
+	"tls":              setTLSName,
+	"tls_ca":           func(c *Config, v string) error { c.TLSCAFile = v; return nonEmpty(v) },
+	"tls_server_name":  func(c *Config, v string) error { c.TLSServerName = v; return nonEmpty(v) },
 }
 
 // optionKeys are the Fluss option keys accepted in a DSN. Keys of the
@@ -201,6 +235,9 @@ func ParseDSN(dsn string) (*Config, error) {
 		cfg.Database = db
 	}
 	if err := cfg.parseQuery(query); err != nil {
+		return fail("%v", err)
+	}
+	if err := cfg.resolveTLS(); err != nil {
 		return fail("%v", err)
 	}
 	return cfg, nil
@@ -299,6 +336,12 @@ func (c *Config) setKey(k, v string) error {
 		return nil
 	}
 	if isOptionKey(k) {
+		// The value must be one SET would accept, so that a DSN cannot
+		// hold a default the session refuses (fluss.write.sync=false).
+		var pe *planner.Error
+		if err := planner.CheckOption(k, v); errors.As(err, &pe) {
+			return fmt.Errorf("%s=%q: %s", k, v, pe.Msg)
+		}
 		c.Options[k] = v
 		return nil
 	}
@@ -341,6 +384,18 @@ func setDDL(c *Config, v string) error {
 	default:
 		return errors.New(`want "strict" or "lenient"`)
 	}
+	return nil
+}
+
+// setTLSName records the tls value; resolveTLS interprets it once the
+// other tls keys are known. tls=false is the default and kept as "".
+func setTLSName(c *Config, v string) error {
+	if v == tlsOff {
+		v = ""
+	} else if err := nonEmpty(v); err != nil {
+		return err
+	}
+	c.TLSName = v
 	return nil
 }
 
@@ -427,10 +482,29 @@ func (c *Config) query() url.Values {
 	if c.ClientID != "" {
 		q.Set("client_id", c.ClientID)
 	}
+	c.tlsQuery(q)
 	for k, v := range c.Options {
 		q.Set(k, v)
 	}
 	return q
+}
+
+// tlsQuery adds the tls keys. A TLS config set in code has no DSN name;
+// tls=true keeps the formatted DSN on TLS, verifying against the system
+// roots, rather than silently dropping to plaintext.
+func (c *Config) tlsQuery(q url.Values) {
+	switch {
+	case c.TLSName != "":
+		q.Set("tls", c.TLSName)
+	case c.TLS != nil:
+		q.Set("tls", tlsVerify)
+	}
+	if c.TLSCAFile != "" {
+		q.Set("tls_ca", c.TLSCAFile)
+	}
+	if c.TLSServerName != "" {
+		q.Set("tls_server_name", c.TLSServerName)
+	}
 }
 
 // dsnSecret locates what may be the password in a raw DSN that may not

@@ -1,6 +1,11 @@
 package fluss
 
 import (
+	"crypto/tls"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,6 +17,7 @@ func TestParseDSN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	tls13 := registerTestTLS(t, &tls.Config{MinVersion: tls.VersionTLS13})
 	for _, tc := range []struct {
 		dsn  string
 		want func(*Config)
@@ -33,6 +39,21 @@ func TestParseDSN(t *testing.T) {
 				c.Addrs, c.ConnectTimeout, c.RequestTimeout = []string{"h:1"}, 2*time.Second, time.Minute
 				c.Options = map[string]string{"client.writer.batch-size": "1mb", "scan.startup.mode": "earliest"}
 			}},
+		{"fluss://h:1?tls=false", func(c *Config) { c.Addrs = []string{"h:1"} }},
+		{"fluss://h:1?tls=true", func(c *Config) {
+			c.Addrs, c.TLSName, c.TLS = []string{"h:1"}, "true", &tls.Config{}
+		}},
+		{"fluss://h:1?tls=skip-verify", func(c *Config) {
+			c.Addrs, c.TLSName, c.TLS = []string{"h:1"}, "skip-verify", &tls.Config{InsecureSkipVerify: true}
+		}},
+		{"fluss://h:1?tls=true&tls_server_name=proxy.example", func(c *Config) {
+			c.Addrs, c.TLSName, c.TLSServerName = []string{"h:1"}, "true", "proxy.example"
+			c.TLS = &tls.Config{ServerName: "proxy.example"}
+		}},
+		{"fluss://h:1?tls=" + tls13 + "&tls_server_name=proxy.example", func(c *Config) {
+			c.Addrs, c.TLSName, c.TLSServerName = []string{"h:1"}, tls13, "proxy.example"
+			c.TLS = &tls.Config{MinVersion: tls.VersionTLS13, ServerName: "proxy.example"}
+		}},
 	} {
 		t.Run(tc.dsn, func(t *testing.T) {
 			got, err := ParseDSN(tc.dsn)
@@ -60,11 +81,22 @@ func TestParseDSNErrors(t *testing.T) {
 		{"fluss://h:1?nope=1", `unknown key "nope"; known keys: catalog, client.lookup.batch-size`},
 		{"fluss://h:1?client.security.sasl.password=x", "user:password@"},
 		{"fluss://h:1?tx=maybe", `want "batch" or "reject"`},
+		{"fluss://h:1?fluss.write.sync=false", `fluss.write.sync="false": 'fluss.write.sync' = 'false' is not supported`},
+		{"fluss://h:1?fluss.scan.max-rows=many", "must be a positive integer"},
+		{"fluss://h:1?lookup.insert-if-not-exists=true", "is a per-query hint"},
 		{"fluss://h:1?loc=Mars%2FOlympus", "unknown time zone"},
 		{"fluss://h:1?connect_timeout=soon", "duration"},
 		{"fluss://h:1?tx=batch&tx=reject", "given 2 times"},
 		{"fluss://u@h:1", "needs a password"},
 		{"fluss://:pw@h:1", "user name is required"},
+		{"fluss://h:1?tls=maybe", `tls="maybe": no TLS config of that name`},
+		{"fluss://h:1?tls=preferred", `tls="preferred": no TLS config of that name`},
+		{"fluss://h:1?tls=", `tls="": must not be empty`},
+		{"fluss://h:1?tls_ca=%2Fca.pem", "tls_ca needs TLS"},
+		{"fluss://h:1?tls=false&tls_server_name=p", "tls_server_name needs TLS"},
+		{"fluss://h:1?tls=true&tls_server_name=", `tls_server_name="": must not be empty`},
+		{"fluss://h:1?tls=skip-verify&tls_ca=%2Fca.pem", `tls_ca="/ca.pem" has no effect`},
+		{"fluss://h:1?tls=true&tls_ca=%2Fno%2Fsuch%2Fca.pem", `tls_ca="/no/such/ca.pem": open /no/such/ca.pem`},
 	} {
 		t.Run(tc.dsn, func(t *testing.T) {
 			_, err := ParseDSN(tc.dsn)
@@ -84,6 +116,9 @@ func TestPasswordNeverInErrors(t *testing.T) {
 		"fluss://bob:Top?Secret1@h:1?nope=1",
 		"fluss://bob:Top@Secret1@h:1?tx=no",
 		"fluss://bob:TopSecret1%zz@h:1",
+		"fluss://bob:TopSecret1@h:1?tls=nope",
+		"fluss://bob:Top/Secret1@h:1?tls=true&tls_ca=%2Fmissing.pem",
+		"fluss://bob:TopSecret1@h:1?tls_server_name=x",
 		"bob:TopSecret1@h:1",
 	} {
 		_, err := ParseDSN(dsn)
@@ -113,6 +148,8 @@ func TestFormatDSNRoundTrip(t *testing.T) {
 	cfg.TxMode, cfg.LenientDDL, cfg.MultiStatements = "reject", true, true
 	cfg.ConnectTimeout = 3 * time.Second
 	cfg.Options["fluss.scan.max-rows"] = "10"
+	cfg.TLSName, cfg.TLSServerName = "skip-verify", "proxy.example"
+	cfg.TLS = &tls.Config{InsecureSkipVerify: true, ServerName: "proxy.example"}
 	back, err := ParseDSN(cfg.FormatDSN())
 	if err != nil {
 		t.Fatalf("ParseDSN(FormatDSN()) = %v (dsn %s)", err, cfg.Redacted())
@@ -122,16 +159,101 @@ func TestFormatDSNRoundTrip(t *testing.T) {
 	}
 }
 
+// TestParseDSNTLSCA: tls_ca replaces the system roots, adds to the roots
+// of a registered config without changing it, and names a bad file.
+func TestParseDSNTLSCA(t *testing.T) {
+	pki, other := newTestPKI(t), newTestPKI(t)
+	ca := url.QueryEscape(pki.caFile(t))
+	cfg, err := ParseDSN("fluss://h:1?tls=true&tls_ca=" + ca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.TLS.RootCAs.Equal(pki.roots) {
+		t.Fatal("tls_ca: the roots are not exactly the file's CA")
+	}
+	name := registerTestTLS(t, &tls.Config{RootCAs: other.roots})
+	cfg, err = ParseDSN("fluss://h:1?tls=" + name + "&tls_ca=" + ca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	both := other.roots.Clone()
+	both.AppendCertsFromPEM(pki.caPEM)
+	if !cfg.TLS.RootCAs.Equal(both) || !registeredTLS(name).RootCAs.Equal(other.roots) {
+		t.Fatal("tls_ca with a registered config: want its roots plus the file's, the registered pool unchanged")
+	}
+	notPEM := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(notPEM, []byte("not a certificate\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParseDSN("fluss://h:1?tls=true&tls_ca=" + url.QueryEscape(notPEM))
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("tls_ca=%q: no PEM certificate", notPEM)) {
+		t.Fatalf("tls_ca of a file without PEM: %v", err)
+	}
+}
+
+func TestFormatDSNTLS(t *testing.T) {
+	ca := newTestPKI(t).caFile(t)
+	for _, tc := range []struct{ dsn, want string }{
+		{"fluss://h:1?tls=false", "fluss://h:1/"},
+		{"fluss://h:1?tls=true", "fluss://h:1/?tls=true"},
+		{"fluss://h:1?tls=skip-verify&tls_server_name=p.example", "fluss://h:1/?tls=skip-verify&tls_server_name=p.example"},
+		{"fluss://h:1?tls_ca=" + url.QueryEscape(ca) + "&tls=true", "fluss://h:1/?tls=true&tls_ca=" + url.QueryEscape(ca)},
+	} {
+		cfg, err := ParseDSN(tc.dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := cfg.FormatDSN()
+		if got != tc.want {
+			t.Errorf("FormatDSN(ParseDSN(%q)) = %q, want %q", tc.dsn, got, tc.want)
+		}
+		if back, err := ParseDSN(got); err != nil || !sameConfig(back, cfg) {
+			t.Errorf("%q does not parse back to the same config: %v", got, err)
+		}
+	}
+	// A TLS config set in code has no name; the DSN must stay on TLS.
+	cfg := NewConfig()
+	cfg.Addrs = []string{"h:1"}
+	cfg.TLS = &tls.Config{ServerName: "p.example"}
+	if got := cfg.FormatDSN(); got != "fluss://h:1/?tls=true" {
+		t.Errorf("FormatDSN of a TLS config set in code = %q", got)
+	}
+}
+
+// sameConfig is reflect.DeepEqual, except that TLS root pools are compared
+// with CertPool.Equal: a pool holds functions, which DeepEqual never
+// finds equal.
+func sameConfig(a, b *Config) bool {
+	if a.TLS != nil && b.TLS != nil {
+		if !a.TLS.RootCAs.Equal(b.TLS.RootCAs) {
+			return false
+		}
+		a, b = a.Clone(), b.Clone()
+		a.TLS.RootCAs, b.TLS.RootCAs = nil, nil
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// fuzzTLSName is registered while FuzzParseDSN runs, so that its seeds
+// reach the registered-config path.
+const fuzzTLSName = "fuzz-tls"
+
 // FuzzParseDSN: parsing never panics, and a parsed DSN formats to one that
 // parses to the same Config.
 func FuzzParseDSN(f *testing.F) {
 	for _, s := range []string{
 		"fluss://127.0.0.1:9123", "fluss://u:p@h1:1,h2:2/db?tx=reject&loc=UTC",
 		"fluss://h:1?client.writer.acks=all&fluss.scan.max-rows=5", "fluss://[::1]/x", "fluss://u:p%2Fq@h/",
-		"fluss://00]0",
+		"fluss://00]0", "fluss://h?tls=true", "fluss://h?tls=false", "fluss://u:p@h?tls=skip-verify&tls_server_name=p.example",
+		"fluss://h?tls=" + fuzzTLSName + "&tls_server_name=p.example",
+		"fluss://h?tls=true&tls_ca=" + url.QueryEscape(newTestPKI(f).caFile(f)),
 	} {
 		f.Add(s)
 	}
+	if err := RegisterTLSConfig(fuzzTLSName, &tls.Config{MinVersion: tls.VersionTLS13}); err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { DeregisterTLSConfig(fuzzTLSName) })
 	f.Fuzz(func(t *testing.T, dsn string) {
 		cfg, err := ParseDSN(dsn)
 		if err != nil {
@@ -141,7 +263,7 @@ func FuzzParseDSN(f *testing.F) {
 		if err != nil {
 			t.Fatalf("FormatDSN output %q does not parse: %v", cfg.Redacted(), err)
 		}
-		if !reflect.DeepEqual(cfg, again) {
+		if !sameConfig(cfg, again) {
 			t.Fatalf("round trip of %q changed the config", dsn)
 		}
 	})

@@ -3,6 +3,7 @@ package flussrpc
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"math"
@@ -59,7 +60,8 @@ type ConnConfig struct {
 	// Username and Password enable SASL/PLAIN authentication when Username
 	// is non-empty. Both must then be non-empty and free of NUL bytes.
 	// Fluss has no TLS of its own: PLAIN credentials travel in clear text
-	// unless a TLS-terminating proxy (reached via Dialer) is used.
+	// unless TLS is set and a TLS-terminating proxy fronts the servers;
+	// SASL then runs inside the TLS stream, after its handshake.
 	Username string
 	// Password is the SASL/PLAIN password belonging to Username.
 	Password string
@@ -76,6 +78,14 @@ type ConnConfig struct {
 	// Dialer, when set, opens the network connection instead of net.Dialer.
 	// Tests use it to inject faults; deployments can use it for proxies.
 	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
+	// TLS, when set, runs a TLS client handshake on every connection right
+	// after the Dialer. Fluss 0.9 has no TLS listener, so this is for a
+	// TLS terminator (HAProxy, envoy, stunnel) in front of each server. An
+	// empty ServerName is taken from the host of the address being dialed;
+	// the config is cloned per dial, never modified. The handshake runs
+	// under DialTimeout and its failures are dial errors: nothing of any
+	// request has been sent.
+	TLS *tls.Config
 }
 
 // withDefaults fills zero fields with their defaults.
@@ -152,17 +162,12 @@ func dialConn(ctx context.Context, addr string, cfg ConnConfig) (*conn, error) {
 		ctx, cancel = context.WithTimeout(ctx, cfg.DialTimeout)
 		defer cancel()
 	}
-	nc, err := cfg.Dialer(ctx, "tcp", addr)
+	nc, err := dialNetwork(ctx, addr, cfg)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 			err = fmt.Errorf("%w: %v", ctx.Err(), err)
 		}
 		return nil, &TransportError{Addr: addr, Op: "dial", Err: err}
-	}
-	if tc, ok := nc.(*net.TCPConn); ok {
-		// Requests are written as whole frames; never let Nagle hold the
-		// tail of one back waiting for an ACK.
-		_ = tc.SetNoDelay(true)
 	}
 	c := newConn(addr, nc, cfg)
 	if err := c.handshake(ctx); err != nil {
@@ -335,6 +340,12 @@ func (c *conn) send(ctx context.Context, api APIKey, frame []byte) (*waiter, err
 	if n == 0 && ctx.Err() != nil {
 		// The context interrupted the write before any byte left: the
 		// stream is still aligned on a frame boundary, keep the connection.
+		// Not so under TLS: crypto/tls makes an interrupted write permanent
+		// (and may have sent part of a record, which the terminator drops
+		// unread), so close it now rather than fail the next caller.
+		if _, isTLS := c.nc.(*tls.Conn); isTLS {
+			c.shutdown("write", fmt.Errorf("%w (TLS write interrupted, connection closed)", ctx.Err()))
+		}
 		return nil, c.contextError(api, ctx.Err(), false)
 	}
 	// Part of a frame may be on the wire; the stream is unusable.
@@ -483,7 +494,7 @@ func (c *conn) shutdown(op string, cause error) {
 	close(c.closed)
 	c.mu.Unlock()
 
-	_ = c.nc.Close()
+	_ = closeNetConn(c.nc)
 	err := &TransportError{Addr: c.addr, Op: op, MaybeSent: true, Err: cause}
 	for _, w := range pending {
 		w.ch <- result{err: err}

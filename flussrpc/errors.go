@@ -172,11 +172,12 @@ func SafeToRetry(err error) bool {
 }
 
 // IsRetriable reports whether err is worth retrying after a back-off:
-// a retriable server code, or a transport failure.
+// a retriable server code, or a transport failure other than a refused
+// TLS handshake (a wrong certificate or a peer without TLS stays wrong).
 func IsRetriable(err error) bool {
 	var te *TransportError
 	if errors.As(err, &te) {
-		return true
+		return !isPermanentTLSError(te.Err)
 	}
 	var fe *Error
 	return errors.As(err, &fe) && fe.Retriable()
