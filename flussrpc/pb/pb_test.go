@@ -82,12 +82,17 @@ func TestWireEncoding(t *testing.T) {
 // client's, which makes captured traffic directly comparable.
 func TestPackedFields(t *testing.T) {
 	want := map[string]bool{
-		"fluss.MetadataRequest.partitions_id":          true,
-		"fluss.PbBucketMetadata.replica_id":            true,
-		"fluss.PbFetchLogReqForTable.projected_fields": true,
-		"fluss.PutKvRequest.target_columns":            true,
-		"fluss.ListOffsetsRequest.bucket_id":           true,
-		"fluss.GetTableStatsRequest.target_columns":    true,
+		"fluss.MetadataRequest.partitions_id":              true,
+		"fluss.PbBucketMetadata.replica_id":                true,
+		"fluss.PbFetchLogReqForTable.projected_fields":     true,
+		"fluss.PutKvRequest.target_columns":                true,
+		"fluss.ListOffsetsRequest.bucket_id":               true,
+		"fluss.GetTableStatsRequest.target_columns":        true,
+		"fluss.AddServerTagRequest.server_ids":             true,
+		"fluss.RemoveServerTagRequest.server_ids":          true,
+		"fluss.RebalanceRequest.goals":                     true,
+		"fluss.PbRebalancePlanForBucket.original_replicas": true,
+		"fluss.PbRebalancePlanForBucket.new_replicas":      true,
 	}
 	got := map[string]bool{}
 	msgs := File_fluss_api_proto.Messages()
