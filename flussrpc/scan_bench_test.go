@@ -76,37 +76,89 @@ func BenchmarkLookup(b *testing.B) {
 	}
 	for _, conc := range []int{1, 64} {
 		b.Run(fmt.Sprintf("concurrency=%d", conc), func(b *testing.B) {
-			var next atomic.Int64
-			var wg sync.WaitGroup
-			var failed atomic.Value
-			b.ResetTimer()
-			start := time.Now()
-			for g := 0; g < conc; g++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for {
-						i := next.Add(1) - 1
-						if i >= int64(b.N) {
-							return
-						}
-						k := int32(i * 7919 % keys)
-						row, found, err := lk.Lookup(ctx, []any{k})
-						if err != nil || !found || row[2].(int64) != int64(k) {
-							failed.Store(fmt.Errorf("lookup %d: found=%v err=%v row=%v", k, found, err, row))
-							return
-						}
-					}
-				}()
-			}
-			wg.Wait()
-			el := time.Since(start)
-			b.StopTimer()
-			if err, ok := failed.Load().(error); ok {
-				b.Fatal(err)
-			}
-			b.ReportMetric(float64(b.N)/el.Seconds(), "lookups/s")
+			runLookups(b, conc, func(i int64) error {
+				k := int32(i * 7919 % keys)
+				row, found, err := lk.Lookup(ctx, []any{k})
+				if err != nil || !found || row[2].(int64) != int64(k) {
+					return fmt.Errorf("lookup %d: found=%v err=%v row=%v", k, found, err, row)
+				}
+				return nil
+			})
 		})
+	}
+}
+
+// runLookups runs b.N calls of one over conc goroutines (i is the call's
+// number) and reports lookups/s.
+func runLookups(b *testing.B, conc int, one func(i int64) error) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var failed atomic.Value
+	b.ResetTimer()
+	start := time.Now()
+	for g := 0; g < conc; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(b.N) {
+					return
+				}
+				if err := one(i); err != nil {
+					failed.Store(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	el := time.Since(start)
+	b.StopTimer()
+	if err, ok := failed.Load().(error); ok {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)/el.Seconds(), "lookups/s")
+}
+
+// BenchmarkLookupInsertIfNotExists measures a dictionary table: "new"
+// looks up keys never seen (each call inserts and waits for the acks),
+// "existing" looks the same keys up again (plain hits in insert mode).
+func BenchmarkLookupInsertIfNotExists(b *testing.B) {
+	c, db := scBenchEnv(b)
+	s, err := schema.NewSchema([]schema.Column{schema.NewColumn("name", schema.String()), schema.NewColumn("uid", schema.BigInt())}, []string{"name"}, []string{"uid"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tbl := scBenchTable(b, c, db, schema.TableDescriptor{Schema: s, BucketCount: scIntPtr(4)})
+	lk, err := tbl.NewLookuper(flussrpc.LookupOptions{InsertIfNotExists: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	var seen atomic.Int64 // keys inserted so far, for "existing"
+	for _, mode := range []string{"new", "existing"} {
+		for _, conc := range []int{1, 64} {
+			b.Run(fmt.Sprintf("%s/concurrency=%d", mode, conc), func(b *testing.B) {
+				base := seen.Load()
+				runLookups(b, conc, func(i int64) error {
+					k := i
+					if mode == "new" {
+						k += base
+					} else {
+						k %= max(base, 1)
+					}
+					row, found, err := lk.Lookup(ctx, []any{fmt.Sprintf("name-%09d", k)})
+					if err != nil || !found || row[1] == nil {
+						return fmt.Errorf("lookup %d: found=%v err=%v row=%v", k, found, err, row)
+					}
+					return nil
+				})
+				if mode == "new" {
+					seen.Add(int64(b.N))
+				}
+			})
+		}
 	}
 }
 
