@@ -2,6 +2,7 @@ package fluss_test
 
 import (
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -211,8 +212,14 @@ func TestCallServerTagsAndRebalance(t *testing.T) {
 	}
 	eventually(t, "the rebalance to finish", func() error {
 		got := queryStrings(t, db, "CALL sys.list_rebalance(rebalanceId => ?)", id)
-		if len(got) != 1 || got[0][0] != id || got[0][1] != "COMPLETED" || got[0][2] != "100.00%" || got[0][3] != "[]" {
+		if len(got) != 1 || got[0][0] != id || got[0][1] != "COMPLETED" || got[0][2] != "100.00%" {
 			return fmt.Errorf("list_rebalance = %v", got)
+		}
+		// The plan is empty on a one-server cluster; larger ones may move
+		// buckets, so only its shape is pinned.
+		var moves []map[string]any
+		if err := json.Unmarshal([]byte(got[0][3]), &moves); err != nil {
+			t.Fatalf("rebalance_plan %q: %v", got[0][3], err)
 		}
 		return nil
 	})

@@ -272,20 +272,16 @@ func (c *conn) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][]an
 
 // lookuperFor picks the lookuper of a point lookup. The hint
 // 'lookup.insert-if-not-exists'='true' selects one that inserts the keys
-// it does not find; that makes the SELECT a write, acknowledged with the
-// session's client.writer.acks as in the Java client. The key exists only
-// as a hint (SET and the DSN refuse it): the planner checked that this
-// table hands out ids, whereas a session-wide value would turn lookups of
-// any table into writes.
+// it does not find; that makes the SELECT a write, acknowledged by every
+// in-sync replica (see flussrpc.LookupOptions.InsertIfNotExists). The key
+// exists only as a hint (SET and the DSN refuse it): the planner checked
+// that this table hands out ids, whereas a session-wide value would turn
+// lookups of any table into writes.
 func (c *conn) lookuperFor(h *tableHandle, hints planner.Options) (*flussrpc.Lookuper, error) {
 	if !strings.EqualFold(strings.TrimSpace(hints["lookup.insert-if-not-exists"]), "true") {
 		return h.pointLookuper()
 	}
-	wo, _, err := c.writerOptions(h, nil)
-	if err != nil {
-		return nil, err
-	}
-	return h.insertLookuper(wo.Acks)
+	return h.insertLookuper()
 }
 
 // finishLookup filters, projects and windows looked-up rows (nil = not

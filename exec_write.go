@@ -79,11 +79,9 @@ func (h *tableHandle) pointLookuper() (*flussrpc.Lookuper, error) {
 	return h.lookuper(flussrpc.LookupOptions{})
 }
 
-// insertLookuper returns the shared lookuper that inserts missing keys,
-// one per acks value (client.writer.acks), as the server acknowledges
-// each request with the acks it names.
-func (h *tableHandle) insertLookuper(acks string) (*flussrpc.Lookuper, error) {
-	return h.lookuper(flussrpc.LookupOptions{InsertIfNotExists: true, Acks: acks})
+// insertLookuper returns the shared lookuper that inserts missing keys.
+func (h *tableHandle) insertLookuper() (*flussrpc.Lookuper, error) {
+	return h.lookuper(flussrpc.LookupOptions{InsertIfNotExists: true})
 }
 
 // lookuper returns the shared point lookuper made with o.

@@ -51,14 +51,12 @@ type LookupOptions struct {
 	// NULL, the auto-increment column filled by the server) and answers
 	// with that row, so Lookup always finds one. Each lookup is then a
 	// write: it needs WRITE permission on the table and returns only after
-	// the server acknowledged the insert with Acks, waiting at most the
-	// client's request timeout (shortened to the callers' deadlines).
+	// every in-sync replica has the insert, waiting at most the client's
+	// request timeout (shortened to the callers' deadlines). Fewer acks
+	// are not offered: the server reads the new row back once the acks
+	// arrive, and a row the other replicas lack is not readable yet, so
+	// with acks=1 and three replicas the lookup would find nothing.
 	InsertIfNotExists bool
-	// Acks is what the server waits for before it answers an
-	// insert-if-not-exists lookup, with the values and default ("all") of
-	// WriterOptions.Acks: the Java client uses client.writer.acks here
-	// too. Plain lookups ignore it.
-	Acks string
 }
 
 func (o LookupOptions) withDefaults() LookupOptions {
@@ -84,14 +82,14 @@ type lkInsert struct {
 }
 
 // newLkInsert resolves the insert settings of o (nil for plain lookups)
-// with the writer's rules, so that acks and the server-side timeout get
-// the same values and defaults as writes. Idempotence is a writer-session
-// feature the server's own insert does not use, so it is not required.
+// with the writer's rules, so that acks (all) and the server-side timeout
+// get the values of a write. Idempotence is a writer-session feature the
+// server's own insert does not use, so it is not required.
 func newLkInsert(c *Client, o LookupOptions) (*lkInsert, error) {
 	if !o.InsertIfNotExists {
 		return nil, nil
 	}
-	cfg, err := (&WriterOptions{Acks: o.Acks, DisableIdempotence: true}).resolve(c)
+	cfg, err := (&WriterOptions{Acks: "all", DisableIdempotence: true}).resolve(c)
 	if err != nil {
 		return nil, err
 	}

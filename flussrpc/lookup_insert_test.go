@@ -30,9 +30,9 @@ func liDictTable(t *testing.T, c *flussrpc.Client, db string) *flussrpc.Table {
 }
 
 // liInsertLookuper returns an insert-if-not-exists lookuper or fails.
-func liInsertLookuper(t *testing.T, tbl *flussrpc.Table, acks string) *flussrpc.Lookuper {
+func liInsertLookuper(t *testing.T, tbl *flussrpc.Table) *flussrpc.Lookuper {
 	t.Helper()
-	lk, err := tbl.NewLookuper(flussrpc.LookupOptions{InsertIfNotExists: true, Acks: acks})
+	lk, err := tbl.NewLookuper(flussrpc.LookupOptions{InsertIfNotExists: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestLookupInsertIfNotExists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ins := liInsertLookuper(t, tbl, "")
+	ins := liInsertLookuper(t, tbl)
 	seen := &liIDs{ids: map[string]int64{}}
 
 	// First use concurrently: the repeated "a" may share a request with
@@ -135,11 +135,6 @@ func TestLookupInsertIfNotExists(t *testing.T) {
 		t.Fatalf("plain lookup of a key never inserted: %v, %v, %v", row, found, err)
 	}
 	liPeerSees(t, tbl, seen.ids)
-
-	// acks=1 inserts as well.
-	if _, err := liUID(ctx, liInsertLookuper(t, tbl, "1"), "e"); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // liPeerSees checks that pyfluss reads the uid of every name.
@@ -210,10 +205,5 @@ func TestLookupInsertIfNotExistsRefused(t *testing.T) {
 	partTbl := scCreateTable(t, c, db, uniqueName("dictp"), schema.TableDescriptor{Schema: s, PartitionKeys: []string{"region"}})
 	if _, err := partTbl.NewLookuper(insert); !errors.Is(err, flussrpc.ErrInvalidInsertLookup) {
 		t.Fatalf("partitioned table: %v, want ErrInvalidInsertLookup", err)
-	}
-
-	dict := liDictTable(t, c, db)
-	if _, err := dict.NewLookuper(flussrpc.LookupOptions{InsertIfNotExists: true, Acks: "2"}); err == nil {
-		t.Fatal("acks=2 accepted")
 	}
 }
