@@ -57,6 +57,12 @@ type faultDialer struct {
 	conns []*faultConn
 }
 
+func (d *faultDialer) count() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.conns)
+}
+
 func (d *faultDialer) dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	var nd net.Dialer
 	c, err := nd.DialContext(ctx, network, addr)
@@ -76,8 +82,19 @@ func TestCancelledCallKeepsConnection(t *testing.T) {
 	d := &faultDialer{}
 	c := newClient(t, flussrpc.Config{Conn: flussrpc.ConnConfig{Dialer: d.dial}})
 	adm := c.Admin()
-	if _, err := adm.ListDatabases(testCtx(t)); err != nil {
+	// Reads go to a random server: connect to every one first, so that
+	// holding the replies of all connections holds the next call's.
+	nodes, err := adm.GetServerNodes(testCtx(t))
+	if err != nil {
 		t.Fatal(err)
+	}
+	for i := 0; i < 500 && d.count() < len(nodes); i++ {
+		if _, err := adm.ListDatabases(testCtx(t)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d.count() < len(nodes) {
+		t.Fatalf("%d connections for %d servers", d.count(), len(nodes))
 	}
 	d.mu.Lock()
 	for _, fc := range d.conns {
@@ -94,7 +111,7 @@ func TestCancelledCallKeepsConnection(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := adm.ListDatabases(ctx)
+	_, err = adm.ListDatabases(ctx)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("ListDatabases with held replies: %v, want context.DeadlineExceeded", err)
 	}
@@ -107,14 +124,14 @@ func TestCancelledCallKeepsConnection(t *testing.T) {
 	for _, fc := range held {
 		fc.release()
 	}
-	dialsBefore := len(d.conns)
+	dialsBefore := d.count()
 	for i := 0; i < 3; i++ {
 		if _, err := adm.ListDatabases(testCtx(t)); err != nil {
 			t.Fatalf("call %d after the cancelled one: %v", i, err)
 		}
 	}
-	if len(d.conns) != dialsBefore {
-		t.Fatalf("client dialed %d new connections; the old one should have stayed usable", len(d.conns)-dialsBefore)
+	if d.count() != dialsBefore {
+		t.Fatalf("client dialed %d new connections; the old one should have stayed usable", d.count()-dialsBefore)
 	}
 }
 
