@@ -277,8 +277,8 @@ func (p *compiledPred) eval(row []any) (tri, error) {
 // precision. Values of unrelated kinds are an error, not "unequal",
 // because that would be a planner bug worth seeing.
 func compareValues(a, b any) (int, error) {
-	if ai, ok := asInt(a); ok {
-		if bi, ok := asInt(b); ok {
+	if ai, ok := codec.AsInt64(a); ok {
+		if bi, ok := codec.AsInt64(b); ok {
 			return cmp.Compare(ai, bi), nil
 		}
 		if bf, ok := asFloat(b); ok {
@@ -292,7 +292,7 @@ func compareValues(a, b any) (int, error) {
 		if bf, ok := asFloat(b); ok {
 			return compareFloat(af, bf), nil
 		}
-		if bi, ok := asInt(b); ok {
+		if bi, ok := codec.AsInt64(b); ok {
 			return compareFloat(af, float64(bi)), nil
 		}
 		if bd, ok := b.(codec.Decimal); ok {
@@ -378,22 +378,6 @@ func compareNullable(a, b any) (int, error) {
 		return 1, nil
 	}
 	return compareValues(a, b)
-}
-
-func asInt(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int8:
-		return int64(x), true
-	case int16:
-		return int64(x), true
-	case int32:
-		return int64(x), true
-	case int64:
-		return x, true
-	case int:
-		return int64(x), true
-	}
-	return 0, false
 }
 
 func asFloat(v any) (float64, bool) {

@@ -23,9 +23,11 @@ func typeErr(t schema.DataType, v any, msg string) error {
 	return &TypeError{Type: t, Value: v, Msg: msg}
 }
 
-// asInt64 accepts every Go integer kind so callers need not convert
-// literals; the range check against the column width happens in asIntN.
-func asInt64(v any) (int64, bool) {
+// AsInt64 returns v as an int64 for every Go integer kind, so callers need
+// not convert literals; ok is false for other types and for unsigned
+// values above math.MaxInt64. (The range check against a column's width
+// happens when a value is encoded.)
+func AsInt64(v any) (int64, bool) {
 	switch x := v.(type) {
 	case int8:
 		return int64(x), true
@@ -58,7 +60,7 @@ func asInt64(v any) (int64, bool) {
 }
 
 func asIntN(t schema.DataType, v any, lo, hi int64) (int64, error) {
-	n, ok := asInt64(v)
+	n, ok := AsInt64(v)
 	if !ok {
 		return 0, typeErr(t, v, "want an integer")
 	}
