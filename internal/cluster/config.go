@@ -17,13 +17,16 @@ const DefaultFlussVersion = "0.9.1-incubating"
 // SASLUsers are the PLAIN users configured on the SASL listener when SASL is
 // enabled. They are test credentials for a loopback cluster, nothing more.
 var SASLUsers = map[string]string{
-	SuperUser: "admin-secret",
-	"alice":   "alice-secret",
+	SuperUser:   "admin-secret",
+	LimitedUser: "alice-secret",
 }
 
 // SuperUser is the SASL user with unrestricted access when the authorizer
-// is on; the other SASL users start with no rights.
-const SuperUser = "admin"
+// is on; LimitedUser starts with no rights and gets only what ACLs grant.
+const (
+	SuperUser   = "admin"
+	LimitedUser = "alice"
+)
 
 // Config describes one local cluster. The zero value is not useful; use
 // FromEnv or fill every field.

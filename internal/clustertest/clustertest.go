@@ -31,18 +31,17 @@ type Addrs struct {
 
 // SASLUser and SASLPassword are credentials accepted by the SASL listener
 // of the local cluster; SASLUser is a super user.
-const (
-	SASLUser     = cluster.SuperUser
-	SASLPassword = "admin-secret"
-)
+const SASLUser = cluster.SuperUser
+
+// SASLPassword is the password of SASLUser.
+var SASLPassword = cluster.SASLUsers[cluster.SuperUser]
 
 // LimitedUser is a SASL user of the local cluster without any rights of
-// its own: it can do only what ACLs grant it. LimitedPassword is its
-// password.
-const (
-	LimitedUser     = "alice"
-	LimitedPassword = "alice-secret"
-)
+// its own: it can do only what ACLs grant it.
+const LimitedUser = cluster.LimitedUser
+
+// LimitedPassword is the password of LimitedUser.
+var LimitedPassword = cluster.SASLUsers[cluster.LimitedUser]
 
 // Cluster returns the addresses of the cluster, starting the local one if
 // needed. It calls tb.Fatal when no cluster is available.
