@@ -69,7 +69,7 @@ func (c *conn) alterTable(ctx context.Context, p *planner.AlterTable) error {
 		}
 		changes := make([]flussrpc.TableChange, len(group))
 		for i, ch := range group {
-			changes[i] = ch.RPC()
+			changes[i] = rpcChange(ch)
 		}
 		if err := c.client.Admin().AlterTable(ctx, p.Path, p.IfExists, changes...); err != nil {
 			return err

@@ -191,7 +191,7 @@ func (c *conn) offsetSpec(o *planner.OffsetSpec, b *binder) (flussrpc.OffsetSpec
 	if o == nil {
 		return flussrpc.OffsetLatest(), nil
 	}
-	if spec, ok := o.RPC(); ok {
+	if spec, ok := rpcOffset(*o); ok {
 		return spec, nil
 	}
 	if o.Kind == planner.OffsetTimestamp && o.TimestampValue != nil {

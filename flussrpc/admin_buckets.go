@@ -177,7 +177,7 @@ type KVSnapshot struct {
 // GetLatestKVSnapshots returns the latest KV snapshot of each bucket of a
 // primary-key table (partition "" for non-partitioned tables).
 func (a *Admin) GetLatestKVSnapshots(ctx context.Context, path TablePath, partition string) ([]KVSnapshot, error) {
-	req := &pb.GetLatestKvSnapshotsRequest{TablePath: path.pb()}
+	req := &pb.GetLatestKvSnapshotsRequest{TablePath: pbPath(path)}
 	if partition != "" {
 		req.PartitionName = proto.String(partition)
 	}

@@ -111,7 +111,7 @@ type LakeBucketOffset struct {
 // which errors.Is(err, ErrLakeSnapshotNotExist) holds.
 func (a *Admin) GetLatestLakeSnapshot(ctx context.Context, path TablePath) (*LakeSnapshot, error) {
 	var resp pb.GetLakeSnapshotResponse
-	err := a.c.callAnyRead(ctx, APIKeyGetLakeSnapshot, &pb.GetLakeSnapshotRequest{TablePath: path.pb()}, &resp)
+	err := a.c.callAnyRead(ctx, APIKeyGetLakeSnapshot, &pb.GetLakeSnapshotRequest{TablePath: pbPath(path)}, &resp)
 	if err != nil {
 		var fe *Error
 		if errors.As(err, &fe) && fe.Code == CodeLakeSnapshotNotExist {

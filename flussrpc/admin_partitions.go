@@ -61,7 +61,7 @@ func specPB(spec map[string]string) *pb.PbPartitionSpec {
 // ListPartitionInfos lists the partitions of a table. A non-empty partial
 // spec keeps only partitions whose values match every given key.
 func (a *Admin) ListPartitionInfos(ctx context.Context, path TablePath, partial map[string]string) ([]PartitionInfo, error) {
-	req := &pb.ListPartitionInfosRequest{TablePath: path.pb()}
+	req := &pb.ListPartitionInfosRequest{TablePath: pbPath(path)}
 	if len(partial) > 0 {
 		req.PartialPartitionSpec = specPB(partial)
 	}
@@ -107,13 +107,13 @@ func (a *Admin) CreatePartition(ctx context.Context, path TablePath, spec map[st
 	}
 	// Field 3 of CreatePartitionRequest is named ignore_if_not_exists
 	// upstream, but the server reads it as "ignore if it already exists".
-	req := &pb.CreatePartitionRequest{TablePath: path.pb(), PartitionSpec: specPB(spec), IgnoreIfNotExists: proto.Bool(ignoreIfExists)}
+	req := &pb.CreatePartitionRequest{TablePath: pbPath(path), PartitionSpec: specPB(spec), IgnoreIfNotExists: proto.Bool(ignoreIfExists)}
 	return a.c.callCoordinator(ctx, APIKeyCreatePartition, req, &pb.CreatePartitionResponse{})
 }
 
 // DropPartition drops a partition and its data.
 func (a *Admin) DropPartition(ctx context.Context, path TablePath, spec map[string]string, ignoreIfNotExists bool) error {
-	req := &pb.DropPartitionRequest{TablePath: path.pb(), PartitionSpec: specPB(spec), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
+	req := &pb.DropPartitionRequest{TablePath: pbPath(path), PartitionSpec: specPB(spec), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
 	err := a.c.callCoordinator(ctx, APIKeyDropPartition, req, &pb.DropPartitionResponse{})
 	a.c.meta.invalidate(PhysicalPath{TablePath: path})
 	return err

@@ -12,24 +12,8 @@ import (
 	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
-// TableInfo is a table as the cluster describes it.
-type TableInfo struct {
-	Path          TablePath
-	TableID       int64
-	SchemaID      int32 // latest schema id
-	Descriptor    schema.TableDescriptor
-	CreatedTime   time.Time
-	ModifiedTime  time.Time
-	RemoteDataDir string // Fluss 1.x; "" otherwise
-}
-
-// NumBuckets is the bucket count of the table (of each partition).
-func (t *TableInfo) NumBuckets() int {
-	if t.Descriptor.BucketCount == nil {
-		return 0
-	}
-	return *t.Descriptor.BucketCount
-}
+// TableInfo is a table as the cluster describes it (see schema.TableInfo).
+type TableInfo = schema.TableInfo
 
 // SchemaInfo is one version of a table's schema.
 type SchemaInfo struct {
@@ -44,13 +28,13 @@ func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.Tab
 	if err != nil {
 		return fmt.Errorf("flussrpc: table %s: %w", path, err)
 	}
-	req := &pb.CreateTableRequest{TablePath: path.pb(), TableJson: js, IgnoreIfExists: proto.Bool(ignoreIfExists)}
+	req := &pb.CreateTableRequest{TablePath: pbPath(path), TableJson: js, IgnoreIfExists: proto.Bool(ignoreIfExists)}
 	return a.c.callCoordinator(ctx, APIKeyCreateTable, req, &pb.CreateTableResponse{})
 }
 
 // DropTable drops a table and all its data.
 func (a *Admin) DropTable(ctx context.Context, path TablePath, ignoreIfNotExists bool) error {
-	req := &pb.DropTableRequest{TablePath: path.pb(), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
+	req := &pb.DropTableRequest{TablePath: pbPath(path), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
 	err := a.c.callCoordinator(ctx, APIKeyDropTable, req, &pb.DropTableResponse{})
 	a.c.meta.invalidate(PhysicalPath{TablePath: path})
 	return err
@@ -59,7 +43,7 @@ func (a *Admin) DropTable(ctx context.Context, path TablePath, ignoreIfNotExists
 // GetTableInfo returns the table's id, latest schema and descriptor.
 func (a *Admin) GetTableInfo(ctx context.Context, path TablePath) (*TableInfo, error) {
 	var resp pb.GetTableInfoResponse
-	if err := a.c.callAnyRead(ctx, APIKeyGetTableInfo, &pb.GetTableInfoRequest{TablePath: path.pb()}, &resp); err != nil {
+	if err := a.c.callAnyRead(ctx, APIKeyGetTableInfo, &pb.GetTableInfoRequest{TablePath: pbPath(path)}, &resp); err != nil {
 		return nil, err
 	}
 	info := &TableInfo{
@@ -79,7 +63,7 @@ func (a *Admin) GetTableInfo(ctx context.Context, path TablePath) (*TableInfo, e
 // GetTableSchema returns one schema version of a table; schemaID < 0 asks
 // for the latest. Readers need it for rows written with an older schema.
 func (a *Admin) GetTableSchema(ctx context.Context, path TablePath, schemaID int32) (*SchemaInfo, error) {
-	req := &pb.GetTableSchemaRequest{TablePath: path.pb()}
+	req := &pb.GetTableSchemaRequest{TablePath: pbPath(path)}
 	if schemaID >= 0 {
 		req.SchemaId = proto.Int32(schemaID)
 	}
@@ -106,7 +90,7 @@ func (a *Admin) ListTables(ctx context.Context, database string) ([]string, erro
 // TableExists reports whether a table exists.
 func (a *Admin) TableExists(ctx context.Context, path TablePath) (bool, error) {
 	var resp pb.TableExistsResponse
-	err := a.c.callAnyRead(ctx, APIKeyTableExists, &pb.TableExistsRequest{TablePath: path.pb()}, &resp)
+	err := a.c.callAnyRead(ctx, APIKeyTableExists, &pb.TableExistsRequest{TablePath: pbPath(path)}, &resp)
 	return resp.GetExists(), err
 }
 
@@ -190,7 +174,7 @@ func ModifyColumn(col schema.Column) TableChange {
 // either option changes or schema changes in one request, not both
 // (ErrInvalidAlterTable); make two calls for both.
 func (a *Admin) AlterTable(ctx context.Context, path TablePath, ignoreIfNotExists bool, changes ...TableChange) error {
-	req := &pb.AlterTableRequest{TablePath: path.pb(), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
+	req := &pb.AlterTableRequest{TablePath: pbPath(path), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
 	for _, ch := range changes {
 		if ch.apply == nil {
 			return fmt.Errorf("flussrpc: AlterTable on %s: zero TableChange", path)

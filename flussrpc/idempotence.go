@@ -224,7 +224,7 @@ func (e *wrEngine) resetWriterLocked(id int64) {
 // retrying retriable failures.
 func (e *wrEngine) initWriter() error {
 	r := newRetrier()
-	req := &pb.InitWriterRequest{TablePath: []*pb.PbTablePath{e.table.info.Path.pb()}}
+	req := &pb.InitWriterRequest{TablePath: []*pb.PbTablePath{pbPath(e.table.info.Path)}}
 	for {
 		var resp pb.InitWriterResponse
 		err := e.c.callNode(e.ctx, e.c.anyServer(), APIKeyInitWriter, req, &resp)

@@ -72,7 +72,7 @@ func (f *scFakeCluster) answerMetadata(r fakeRequest) {
 	resp := &pb.MetadataResponse{TabletServers: []*pb.PbServerNode{{NodeId: proto.Int32(1), Host: proto.String(host), Port: proto.Int32(int32(p))}}}
 	if len(req.GetTablePath()) > 0 {
 		tm := &pb.PbTableMetadata{
-			TablePath: f.path.pb(), TableId: proto.Int64(f.tableID), SchemaId: proto.Int32(1), TableJson: []byte("{}"),
+			TablePath: pbPath(f.path), TableId: proto.Int64(f.tableID), SchemaId: proto.Int32(1), TableJson: []byte("{}"),
 			CreatedTime: proto.Int64(1), ModifiedTime: proto.Int64(1),
 		}
 		for b := 0; b < f.buckets; b++ {

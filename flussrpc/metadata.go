@@ -12,18 +12,14 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gofluss/fluss/flussrpc/pb"
+	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
-// TablePath names a table: database and table name.
-type TablePath struct {
-	Database string
-	Table    string
-}
+// TablePath names a table: database and table name (see schema.TablePath).
+type TablePath = schema.TablePath
 
-// String renders the path as "db.table".
-func (p TablePath) String() string { return p.Database + "." + p.Table }
-
-func (p TablePath) pb() *pb.PbTablePath {
+// pbPath is the wire form of a table path.
+func pbPath(p TablePath) *pb.PbTablePath {
 	return &pb.PbTablePath{DatabaseName: proto.String(p.Database), TableName: proto.String(p.Table)}
 }
 
@@ -243,7 +239,7 @@ func (c *Client) routeOf(ctx context.Context, p PhysicalPath) (*route, error) {
 	if r := c.meta.cachedRoute(p); r != nil {
 		return r, nil
 	}
-	req := &pb.MetadataRequest{TablePath: []*pb.PbTablePath{p.TablePath.pb()}}
+	req := &pb.MetadataRequest{TablePath: []*pb.PbTablePath{pbPath(p.TablePath)}}
 	if p.Partition != "" {
 		req.PartitionsPath = []*pb.PbPhysicalTablePath{{
 			DatabaseName:  proto.String(p.Database),
@@ -271,7 +267,7 @@ func (c *Client) explainMetadataError(ctx context.Context, p PhysicalPath, err e
 		return err
 	}
 	var resp pb.TableExistsResponse
-	if c.callAnyRead(ctx, APIKeyTableExists, &pb.TableExistsRequest{TablePath: p.TablePath.pb()}, &resp) == nil && !resp.GetExists() {
+	if c.callAnyRead(ctx, APIKeyTableExists, &pb.TableExistsRequest{TablePath: pbPath(p.TablePath)}, &resp) == nil && !resp.GetExists() {
 		return &Error{Code: CodeTableNotExist, Message: fmt.Sprintf("table %s does not exist", p.TablePath), API: APIKeyGetMetadata}
 	}
 	return err

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/parser"
 )
@@ -337,7 +336,7 @@ func computedType(expr string, physType func(string) (schema.DataType, bool)) st
 
 // likeDef builds the starting definition of CREATE TABLE ... LIKE src.
 // Flink's default is INCLUDING ALL with OVERWRITING OPTIONS.
-func likeDef(src *flussrpc.TableInfo, s *parser.CreateTable) (*tableDef, error) {
+func likeDef(src *schema.TableInfo, s *parser.CreateTable) (*tableDef, error) {
 	include := map[string]bool{"CONSTRAINTS": true, "PARTITIONS": true, "OPTIONS": true, "WATERMARKS": true, "GENERATED": true, "DISTRIBUTION": true, "METADATA": true}
 	for _, o := range s.Like.Options {
 		on := o.Mode != "EXCLUDING"
@@ -420,7 +419,7 @@ func (p *planCtx) alterTable(s *parser.AlterTable) (Plan, error) {
 	lenient := p.sess != nil && p.sess.LenientDDL
 	at := &AlterTable{Path: path, IfExists: s.IfExists}
 	var parts []Plan
-	var info *flussrpc.TableInfo
+	var info *schema.TableInfo
 	need := func() error {
 		if info == nil {
 			i, err := p.table(s.Name, clause)
@@ -552,7 +551,7 @@ func (p *planCtx) alterTable(s *parser.AlterTable) (Plan, error) {
 	return at, nil
 }
 
-func hasWatermark(info *flussrpc.TableInfo) bool {
+func hasWatermark(info *schema.TableInfo) bool {
 	for k := range info.Descriptor.CustomProperties {
 		if strings.HasPrefix(k, "schema.watermark.") {
 			return true
@@ -561,7 +560,7 @@ func hasWatermark(info *flussrpc.TableInfo) bool {
 	return false
 }
 
-func hasComputed(info *flussrpc.TableInfo, name string) bool {
+func hasComputed(info *schema.TableInfo, name string) bool {
 	for k, v := range info.Descriptor.CustomProperties {
 		if strings.HasPrefix(k, "schema.") && strings.HasSuffix(k, ".name") && v == name {
 			return true
@@ -588,7 +587,7 @@ func (p *planCtx) partitionSpecs(name parser.TableName, specs []parser.Partition
 	return out, nil
 }
 
-func partitionSpec(info *flussrpc.TableInfo, sp parser.PartitionSpec, full bool) (map[string]string, error) {
+func partitionSpec(info *schema.TableInfo, sp parser.PartitionSpec, full bool) (map[string]string, error) {
 	keys := info.Descriptor.PartitionKeys
 	if len(keys) == 0 {
 		return nil, errf("PARTITION", "table %s is not partitioned", info.Path)

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/parser"
 )
@@ -42,7 +41,7 @@ func writeOptions(hints map[string]string, clause string) (Options, *Error) {
 	return out, nil
 }
 
-func (p *planCtx) writeTarget(ref *parser.TableRef, stmtHints []parser.Hint, verb string) (*flussrpc.TableInfo, Options, map[string]string, error) {
+func (p *planCtx) writeTarget(ref *parser.TableRef, stmtHints []parser.Hint, verb string) (*schema.TableInfo, Options, map[string]string, error) {
 	if ref.Name.Virtual != parser.NotVirtual {
 		return nil, nil, nil, errf(verb, "%s is a read-only virtual table; %s the base table %s", ref.Name, verb, ref.Name.Name)
 	}
@@ -210,7 +209,7 @@ func valueErr(clause, notConst, col string, err error) *Error {
 	return errf(clause, "column %q: %v", col, err)
 }
 
-func (p *planCtx) upsertPlan(info *flussrpc.TableInfo, s *parser.Insert, r *rowType, target []int, static map[int]parser.Expr, autoInc int, dropAuto bool, rows [][]Value, wo Options, hints map[string]string) (Plan, error) {
+func (p *planCtx) upsertPlan(info *schema.TableInfo, s *parser.Insert, r *rowType, target []int, static map[int]parser.Expr, autoInc int, dropAuto bool, rows [][]Value, wo Options, hints map[string]string) (Plan, error) {
 	verb := s.Action.String()
 	d := &info.Descriptor
 	sc := &d.Schema
@@ -273,7 +272,7 @@ func (p *planCtx) upsertPlan(info *flussrpc.TableInfo, s *parser.Insert, r *rowT
 // ---------------------------------------------------------------------------
 // UPDATE and DELETE
 
-func (p *planCtx) changeTarget(ref *parser.TableRef, hints []parser.Hint, verb string) (*flussrpc.TableInfo, Options, map[string]string, error) {
+func (p *planCtx) changeTarget(ref *parser.TableRef, hints []parser.Hint, verb string) (*schema.TableInfo, Options, map[string]string, error) {
 	info, wo, h, err := p.writeTarget(ref, hints, verb)
 	if err != nil {
 		return nil, nil, nil, err

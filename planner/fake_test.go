@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/parser"
 )
 
 // fakeCatalog is an in-memory Catalog.
 type fakeCatalog struct {
-	tables map[flussrpc.TablePath]*flussrpc.TableInfo
+	tables map[schema.TablePath]*schema.TableInfo
 }
 
-func (c *fakeCatalog) TableInfo(_ context.Context, path flussrpc.TablePath) (*flussrpc.TableInfo, error) {
+func (c *fakeCatalog) TableInfo(_ context.Context, path schema.TablePath) (*schema.TableInfo, error) {
 	if t, ok := c.tables[path]; ok {
 		return t, nil
 	}
@@ -59,7 +59,7 @@ var fixtureDDL = []string{
 }
 
 func newFakeCatalog(t testing.TB) *fakeCatalog {
-	c := &fakeCatalog{tables: map[flussrpc.TablePath]*flussrpc.TableInfo{}}
+	c := &fakeCatalog{tables: map[schema.TablePath]*schema.TableInfo{}}
 	for i, ddl := range fixtureDDL {
 		st, err := parser.Parse(ddl)
 		if err != nil {
@@ -70,7 +70,7 @@ func newFakeCatalog(t testing.TB) *fakeCatalog {
 			t.Fatalf("fixture %d: %v", i, err)
 		}
 		ct := pl.(*CreateTable)
-		c.tables[ct.Path] = &flussrpc.TableInfo{Path: ct.Path, TableID: int64(100 + i), SchemaID: 1, Descriptor: ct.Descriptor}
+		c.tables[ct.Path] = &schema.TableInfo{Path: ct.Path, TableID: int64(100 + i), SchemaID: 1, Descriptor: ct.Descriptor}
 	}
 	return c
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
 )
@@ -119,7 +118,7 @@ func scalarText(v reflect.Value) (string, bool) {
 			return schema.QuoteIdentifier(x.Name) + " " + x.Type.String(), true
 		case Param:
 			return x.text(), true
-		case flussrpc.TablePath:
+		case schema.TablePath:
 			return x.String(), true
 		case Table:
 			return fmt.Sprintf("%s (id %d, schema %d)", x.Path, x.TableID, x.SchemaID), true

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
@@ -29,7 +28,7 @@ type Column struct {
 // Table identifies a resolved table. SchemaID lets the executor notice a
 // schema change and re-plan.
 type Table struct {
-	Path     flussrpc.TablePath
+	Path     schema.TablePath
 	TableID  int64
 	SchemaID int32
 }
@@ -156,7 +155,7 @@ type Transaction struct {
 
 // Flush flushes pending writers: of one table, or all when Table is nil.
 type Flush struct {
-	Table *flussrpc.TablePath
+	Table *schema.TablePath
 }
 
 // Batch is EXECUTE STATEMENT SET: the plans run in order.
@@ -242,7 +241,7 @@ type AlterDatabase struct {
 // CreateTable is Admin.CreateTable. Notices lists what lenient DDL
 // changed or ignored.
 type CreateTable struct {
-	Path        flussrpc.TablePath
+	Path        schema.TablePath
 	Descriptor  schema.TableDescriptor
 	IfNotExists bool
 	Notices     []string
@@ -250,7 +249,7 @@ type CreateTable struct {
 
 // DropTable is Admin.DropTable for each path in order.
 type DropTable struct {
-	Paths    []flussrpc.TablePath
+	Paths    []schema.TablePath
 	IfExists bool
 }
 
@@ -277,8 +276,8 @@ func (k TableChangeKind) String() string {
 	return "UNKNOWN"
 }
 
-// TableChange is one change of ALTER TABLE as data; RPC converts it to the
-// flussrpc form.
+// TableChange is one change of ALTER TABLE as data; the executor converts
+// it to the client's form.
 type TableChange struct {
 	Kind TableChangeKind
 	// Key and Value for option changes.
@@ -288,28 +287,11 @@ type TableChange struct {
 	NewName string
 }
 
-// RPC returns the flussrpc.TableChange for c.
-func (c TableChange) RPC() flussrpc.TableChange {
-	switch c.Kind {
-	case ChangeResetOption:
-		return flussrpc.ResetOption(c.Key)
-	case ChangeAddColumn:
-		return flussrpc.AddColumn(c.Column)
-	case ChangeDropColumn:
-		return flussrpc.DropColumn(c.Column.Name)
-	case ChangeRenameColumn:
-		return flussrpc.RenameColumn(c.Column.Name, c.NewName)
-	case ChangeModifyColumn:
-		return flussrpc.ModifyColumn(c.Column)
-	}
-	return flussrpc.SetOption(c.Key, c.Value)
-}
-
 // AlterTable is Admin.AlterTable. The server takes option changes and
 // schema changes in separate requests; the executor sends OptionChanges
 // and SchemaChanges as two calls when both are present.
 type AlterTable struct {
-	Path          flussrpc.TablePath
+	Path          schema.TablePath
 	IfExists      bool
 	OptionChanges []TableChange
 	SchemaChanges []TableChange
@@ -317,14 +299,14 @@ type AlterTable struct {
 
 // AddPartition is Admin.CreatePartition for each spec.
 type AddPartition struct {
-	Path        flussrpc.TablePath
+	Path        schema.TablePath
 	Specs       []map[string]string
 	IfNotExists bool
 }
 
 // DropPartition is Admin.DropPartition for each spec.
 type DropPartition struct {
-	Path     flussrpc.TablePath
+	Path     schema.TablePath
 	Specs    []map[string]string
 	IfExists bool
 }
@@ -398,22 +380,6 @@ type OffsetSpec struct {
 	Timestamp      int64
 	TimestampValue *Value
 	Offsets        map[int32]int64
-}
-
-// RPC returns the flussrpc offset spec for EARLIEST, LATEST and TIMESTAMP
-// (with a literal timestamp); ok is false for the other kinds.
-func (o OffsetSpec) RPC() (spec flussrpc.OffsetSpec, ok bool) {
-	switch o.Kind {
-	case OffsetEarliest:
-		return flussrpc.OffsetEarliest(), true
-	case OffsetLatest:
-		return flussrpc.OffsetLatest(), true
-	case OffsetTimestamp:
-		if o.TimestampValue == nil {
-			return flussrpc.OffsetAtTimestamp(o.Timestamp), true
-		}
-	}
-	return flussrpc.OffsetSpec{}, false
 }
 
 // Pattern is a SHOW ... LIKE pattern (SQL LIKE syntax, % and _).

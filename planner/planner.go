@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/parser"
 )
@@ -162,15 +161,15 @@ func (p *planCtx) checkCatalog(cat, clause string) *Error {
 	return nil
 }
 
-func (p *planCtx) path(n parser.TableName, clause string) (flussrpc.TablePath, error) {
+func (p *planCtx) path(n parser.TableName, clause string) (schema.TablePath, error) {
 	if err := p.checkCatalog(n.Catalog, clause); err != nil {
-		return flussrpc.TablePath{}, err
+		return schema.TablePath{}, err
 	}
 	db := n.Database
 	if db == "" {
 		db = p.sess.database()
 	}
-	return flussrpc.TablePath{Database: db, Table: n.Name}, nil
+	return schema.TablePath{Database: db, Table: n.Name}, nil
 }
 
 func (p *planCtx) dbName(n parser.DatabaseName, clause string) (string, error) {
@@ -181,7 +180,7 @@ func (p *planCtx) dbName(n parser.DatabaseName, clause string) (string, error) {
 }
 
 // table resolves a table through the catalog.
-func (p *planCtx) table(n parser.TableName, clause string) (*flussrpc.TableInfo, error) {
+func (p *planCtx) table(n parser.TableName, clause string) (*schema.TableInfo, error) {
 	path, err := p.path(n, clause)
 	if err != nil {
 		return nil, err
@@ -199,7 +198,7 @@ func (p *planCtx) table(n parser.TableName, clause string) (*flussrpc.TableInfo,
 	return info, nil
 }
 
-func tableOf(info *flussrpc.TableInfo) Table {
+func tableOf(info *schema.TableInfo) Table {
 	return Table{Path: info.Path, TableID: info.TableID, SchemaID: info.SchemaID}
 }
 

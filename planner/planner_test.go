@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/parser"
 )
@@ -133,7 +132,7 @@ var roundTripDDL = []string{
 // the text plans back into the same descriptor.
 func TestShowCreateTableRoundTrip(t *testing.T) {
 	cat := newFakeCatalog(t)
-	var infos []*flussrpc.TableInfo
+	var infos []*schema.TableInfo
 	for _, info := range cat.tables {
 		infos = append(infos, info)
 	}
@@ -143,7 +142,7 @@ func TestShowCreateTableRoundTrip(t *testing.T) {
 			t.Fatalf("%s: %v", ddl, err)
 		}
 		ct := p.(*CreateTable)
-		infos = append(infos, &flussrpc.TableInfo{Path: ct.Path, Descriptor: ct.Descriptor})
+		infos = append(infos, &schema.TableInfo{Path: ct.Path, Descriptor: ct.Descriptor})
 	}
 	for _, info := range infos {
 		t.Run(info.Path.String(), func(t *testing.T) {
@@ -163,7 +162,7 @@ func TestShowCreateTableRoundTrip(t *testing.T) {
 				t.Errorf("descriptor differs after round trip\ntext:\n%s\ngot:\n%s\nwant:\n%s", text,
 					(&CreateTable{Descriptor: ct.Descriptor}).String(), (&CreateTable{Descriptor: info.Descriptor}).String())
 			}
-			if again := RenderCreateTable(&flussrpc.TableInfo{Path: ct.Path, Descriptor: ct.Descriptor}); again != text {
+			if again := RenderCreateTable(&schema.TableInfo{Path: ct.Path, Descriptor: ct.Descriptor}); again != text {
 				t.Errorf("rendering is not stable:\n%s\n---\n%s", text, again)
 			}
 		})
@@ -172,7 +171,7 @@ func TestShowCreateTableRoundTrip(t *testing.T) {
 
 func TestRenderCreateTableText(t *testing.T) {
 	cat := newFakeCatalog(t)
-	got := RenderCreateTable(cat.tables[flussrpc.TablePath{Database: "fluss", Table: "sales"}])
+	got := RenderCreateTable(cat.tables[schema.TablePath{Database: "fluss", Table: "sales"}])
 	want := "CREATE TABLE `fluss`.`sales` (\n" +
 		"  `dt` STRING NOT NULL,\n" +
 		"  `shop_id` BIGINT NOT NULL,\n" +
@@ -193,7 +192,7 @@ func TestRenderCreateTableText(t *testing.T) {
 
 func TestDescribeRows(t *testing.T) {
 	cat := newFakeCatalog(t)
-	rows := DescribeRows(&cat.tables[flussrpc.TablePath{Database: "fluss", Table: "dict"}].Descriptor)
+	rows := DescribeRows(&cat.tables[schema.TablePath{Database: "fluss", Table: "dict"}].Descriptor)
 	want := [][]any{
 		{"name", "STRING", false, "PRI,BUCKET", nil, nil},
 		{"uid", "BIGINT", true, nil, "AUTO_INCREMENT", nil},
@@ -202,32 +201,12 @@ func TestDescribeRows(t *testing.T) {
 	if !reflect.DeepEqual(rows, want) {
 		t.Errorf("got %v, want %v", rows, want)
 	}
-	rows = DescribeRows(&cat.tables[flussrpc.TablePath{Database: "fluss", Table: "clicks"}].Descriptor)
+	rows = DescribeRows(&cat.tables[schema.TablePath{Database: "fluss", Table: "clicks"}].Descriptor)
 	if len(rows) != 4 || rows[3][1] != "AS CAST(ts AS TIMESTAMP_LTZ(3))" || rows[2][4] != "WATERMARK AS ts - INTERVAL '5' SECOND" {
 		t.Errorf("clicks rows: %v", rows)
 	}
 	if len(DescribeColumns) != len(rows[0]) {
 		t.Errorf("DescribeColumns has %d columns, rows %d", len(DescribeColumns), len(rows[0]))
-	}
-}
-
-func TestRPCConversions(t *testing.T) {
-	for _, c := range []TableChange{
-		{Kind: ChangeSetOption, Key: "k", Value: "v"}, {Kind: ChangeResetOption, Key: "k"},
-		{Kind: ChangeAddColumn, Column: schema.NewColumn("c", schema.Int())}, {Kind: ChangeDropColumn, Column: schema.Column{Name: "c"}},
-		{Kind: ChangeRenameColumn, Column: schema.Column{Name: "c"}, NewName: "d"}, {Kind: ChangeModifyColumn, Column: schema.NewColumn("c", schema.Int())},
-	} {
-		if reflect.ValueOf(c.RPC()).IsZero() {
-			t.Errorf("%v: zero flussrpc.TableChange", c.Kind)
-		}
-	}
-	for _, o := range []OffsetSpec{{Kind: OffsetEarliest}, {Kind: OffsetLatest}, {Kind: OffsetTimestamp, Timestamp: 5}} {
-		if _, ok := o.RPC(); !ok {
-			t.Errorf("%v: no RPC spec", o.Kind)
-		}
-	}
-	if _, ok := (OffsetSpec{Kind: OffsetExplicit}).RPC(); ok {
-		t.Error("explicit offsets have no single RPC spec")
 	}
 }
 
@@ -288,7 +267,7 @@ func FuzzPlan(f *testing.F) {
 				_ = q.OutputColumns()
 			}
 			if ct, ok := p.(*CreateTable); ok {
-				_ = RenderCreateTable(&flussrpc.TableInfo{Path: ct.Path, Descriptor: ct.Descriptor})
+				_ = RenderCreateTable(&schema.TableInfo{Path: ct.Path, Descriptor: ct.Descriptor})
 				_ = DescribeRows(&ct.Descriptor)
 			}
 		}

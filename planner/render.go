@@ -3,7 +3,6 @@ package planner
 import (
 	"strings"
 
-	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/parser"
 )
@@ -15,13 +14,13 @@ import (
 // and WITH holding bucket.num, a non-default bucket.key, every table.*
 // property and custom property, auto-increment.fields and fields.*.agg.
 // It is the text of SHOW CREATE TABLE.
-func RenderCreateTable(info *flussrpc.TableInfo) string {
+func RenderCreateTable(info *schema.TableInfo) string {
 	return renderDef(info.Path, defFromDescriptor(&info.Descriptor))
 }
 
 func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
-func renderDef(path flussrpc.TablePath, def *tableDef) string {
+func renderDef(path schema.TablePath, def *tableDef) string {
 	var b strings.Builder
 	b.WriteString("CREATE TABLE " + quoteName(path.Database) + "." + quoteName(path.Table) + " (")
 	var items []string

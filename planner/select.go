@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/parser"
 )
@@ -101,7 +100,7 @@ type query struct {
 	p     *planCtx
 	s     *parser.Select
 	ref   *parser.TableRef
-	info  *flussrpc.TableInfo
+	info  *schema.TableInfo
 	d     *schema.TableDescriptor
 	opts  options
 	hints map[string]string

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
 // Catalog gives the planner the metadata of existing tables. The driver
@@ -13,7 +13,7 @@ import (
 // fake. TableInfo returns an error (typically flussrpc's table-not-exist
 // error) when the table does not exist.
 type Catalog interface {
-	TableInfo(ctx context.Context, path flussrpc.TablePath) (*flussrpc.TableInfo, error)
+	TableInfo(ctx context.Context, path schema.TablePath) (*schema.TableInfo, error)
 }
 
 // Defaults used when the Session leaves a field empty.
