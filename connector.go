@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gofluss/fluss/engine"
 	"github.com/gofluss/fluss/flussrpc"
 )
 
@@ -20,9 +21,8 @@ type Connector struct {
 	mu     sync.Mutex
 	client *flussrpc.Client
 	closed bool
-	tables *tableCache
-	// handles are the open tables and their lookupers (exec_write.go).
-	handles handleCache
+	// cat is the client's table metadata, shared by every session.
+	cat *engine.Catalog
 }
 
 var (
@@ -60,11 +60,11 @@ func (c *Connector) Driver() driver.Driver { return &Driver{} }
 // client on first use. Per the database/sql contract it never returns
 // driver.ErrBadConn.
 func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
-	client, err := c.nativeClient(ctx)
+	client, cat, err := c.nativeClient(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return newConn(c, client), nil
+	return newSession(c, client, cat), nil
 }
 
 // Close releases the native client. database/sql calls it from DB.Close.
@@ -80,24 +80,26 @@ func (c *Connector) Close() error {
 	return err
 }
 
-func (c *Connector) nativeClient(ctx context.Context) (*flussrpc.Client, error) {
+// nativeClient returns the shared client and its catalog, making them on
+// first use.
+func (c *Connector) nativeClient(ctx context.Context) (*flussrpc.Client, *engine.Catalog, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		return nil, errors.New("fluss: the connector is closed")
+		return nil, nil, errors.New("fluss: the connector is closed")
 	}
 	if c.client != nil {
-		return c.client, nil
+		return c.client, c.cat, nil
 	}
 	client, err := flussrpc.NewClient(ctx, c.clientConfig())
 	if err != nil {
 		// A dial failure is retriable by database/sql only as a fresh
 		// Connect; never let it look like ErrBadConn.
-		return nil, wrapError(err, "")
+		return nil, nil, engine.WrapError(err, "")
 	}
 	c.client = client
-	c.tables = newTableCache(client)
-	return client, nil
+	c.cat = engine.NewCatalog(client)
+	return client, c.cat, nil
 }
 
 func (c *Connector) clientConfig() flussrpc.Config {
@@ -115,60 +117,3 @@ func (c *Connector) clientConfig() flussrpc.Config {
 	}
 }
 
-// tableCacheTTL bounds how long a table's metadata is trusted without a
-// refresh: DDL through this driver invalidates at once, DDL by others is
-// seen at the latest after this long.
-const tableCacheTTL = 30 * time.Second
-
-// tableCache is the planner's Catalog: Admin.GetTableInfo with a short-lived
-// cache shared by all sessions of one Connector.
-type tableCache struct {
-	client *flussrpc.Client
-	mu     sync.Mutex
-	byPath map[flussrpc.TablePath]cachedTable
-}
-
-type cachedTable struct {
-	info *flussrpc.TableInfo
-	at   time.Time
-}
-
-func newTableCache(client *flussrpc.Client) *tableCache {
-	return &tableCache{client: client, byPath: make(map[flussrpc.TablePath]cachedTable)}
-}
-
-// TableInfo returns the (possibly cached) info of a table.
-func (t *tableCache) TableInfo(ctx context.Context, path flussrpc.TablePath) (*flussrpc.TableInfo, error) {
-	t.mu.Lock()
-	ct, ok := t.byPath[path]
-	t.mu.Unlock()
-	if ok && time.Since(ct.at) < tableCacheTTL {
-		return ct.info, nil
-	}
-	info, err := t.client.Admin().GetTableInfo(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	t.mu.Lock()
-	t.byPath[path] = cachedTable{info: info, at: time.Now()}
-	t.mu.Unlock()
-	return info, nil
-}
-
-// forget drops a table after DDL on it.
-func (t *tableCache) forget(path flussrpc.TablePath) {
-	t.mu.Lock()
-	delete(t.byPath, path)
-	t.mu.Unlock()
-}
-
-// forgetDatabase drops every table of a database after DROP DATABASE.
-func (t *tableCache) forgetDatabase(db string) {
-	t.mu.Lock()
-	for p := range t.byPath {
-		if p.Database == db {
-			delete(t.byPath, p)
-		}
-	}
-	t.mu.Unlock()
-}

@@ -4,7 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+
+	"github.com/gofluss/fluss/engine"
 )
+
+// Version is the driver's version, reported by SELECT VERSION().
+const Version = engine.Version
 
 // DriverName is the name the driver registers under with database/sql.
 const DriverName = "fluss"

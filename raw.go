@@ -6,17 +6,11 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"io"
-	"strings"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/gofluss/fluss/engine"
 	"github.com/gofluss/fluss/flussrpc"
-	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
-	"github.com/gofluss/fluss/flussrpc/schema"
-	"github.com/gofluss/fluss/planner"
 )
 
 // The escape hatch: helpers that reach the native client through
@@ -25,12 +19,12 @@ import (
 // for connections of other drivers.
 
 // raw runs f with the fluss session behind c.
-func raw(c *sql.Conn, f func(cn *conn) error) error {
+func raw(c *sql.Conn, f func(cn *session) error) error {
 	if c == nil {
 		return errors.New("fluss: nil *sql.Conn")
 	}
 	return c.Raw(func(dc any) error {
-		cn, ok := dc.(*conn)
+		cn, ok := dc.(*session)
 		if !ok {
 			return fmt.Errorf("fluss: the connection belongs to another driver (%T)", dc)
 		}
@@ -47,8 +41,8 @@ func raw(c *sql.Conn, f func(cn *conn) error) error {
 // client makes no call).
 func Client(ctx context.Context, c *sql.Conn) (*flussrpc.Client, error) {
 	var out *flussrpc.Client
-	err := raw(c, func(cn *conn) error {
-		out = cn.client
+	err := raw(c, func(cn *session) error {
+		out = cn.s.Client()
 		return nil
 	})
 	return out, err
@@ -63,189 +57,41 @@ func Admin(ctx context.Context, c *sql.Conn) (*flussrpc.Admin, error) {
 	return client.Admin(), nil
 }
 
-// tablePath resolves "t" (in the session's database) or "db.t"; names
-// may be quoted with backquotes or double quotes.
-func (c *conn) tablePath(name string) (flussrpc.TablePath, error) {
-	unq := func(s string) string {
-		s = strings.TrimSpace(s)
-		if len(s) >= 2 && (s[0] == '`' && s[len(s)-1] == '`' || s[0] == '"' && s[len(s)-1] == '"') {
-			s = s[1 : len(s)-1]
-		}
-		return s
-	}
-	parts := strings.Split(name, ".")
-	switch len(parts) {
-	case 1:
-		if c.sess.Database == "" {
-			return flussrpc.TablePath{}, fmt.Errorf("fluss: table %q has no database and the session has none (qualify it as db.table)", name)
-		}
-		return flussrpc.TablePath{Database: c.sess.Database, Table: unq(parts[0])}, nil
-	case 2:
-		return flussrpc.TablePath{Database: unq(parts[0]), Table: unq(parts[1])}, nil
-	case 3:
-		return flussrpc.TablePath{Database: unq(parts[1]), Table: unq(parts[2])}, nil
-	}
-	return flussrpc.TablePath{}, fmt.Errorf("fluss: %q is not a table name", name)
-}
-
-// rawWriter returns the session's writer for a table named by the user,
-// retrying once when the cached table info was stale.
-func (c *conn) rawWriter(ctx context.Context, table string, kind writerKind) (*connWriter, error) {
-	path, err := c.tablePath(table)
-	if err != nil {
-		return nil, err
-	}
-	for attempt := 0; ; attempt++ {
-		info, err := c.c.tables.TableInfo(ctx, path)
-		if err != nil {
-			return nil, wrapError(err, "")
-		}
-		pt := planner.Table{Path: path, TableID: info.TableID, SchemaID: info.SchemaID}
-		w, err := c.writer(ctx, pt, kind, nil, flussrpc.MergeDefault, nil)
-		if errors.Is(err, errStalePlan) && attempt == 0 {
-			continue
-		}
-		return w, wrapError(err, "")
-	}
-}
-
-// AppendArrow appends an Arrow record batch to a log table with the
-// native AppendWriter.AppendArrow (no per-row conversion: for tables
-// without bucket key and partitions the record is encoded as it is),
-// flushes, and returns the number of rows acknowledged. The record's
-// schema must be the table's Arrow schema (the one QueryArrow returns for
-// SELECT * FROM table). Writer options come from the session and the DSN
-// as for INSERT. It writes immediately even inside a write-batch
-// transaction. The caller keeps its reference to rec.
+// AppendArrow appends an Arrow record batch to a log table of the
+// connection's session; see engine.Session.AppendArrow. It writes
+// immediately even inside a write-batch transaction.
 func AppendArrow(ctx context.Context, c *sql.Conn, table string, rec arrow.RecordBatch) (int64, error) {
 	var n int64
-	err := raw(c, func(cn *conn) error {
-		w, err := cn.rawWriter(ctx, table, appendWriter)
-		if err != nil {
-			return err
-		}
-		if w.app == nil {
-			return fmt.Errorf("fluss: %s is a primary-key table; use UpsertArrow", table)
-		}
-		r, err := w.app.AppendArrow(ctx, rec)
-		if err != nil {
-			return wrapError(err, "")
-		}
-		if err := w.app.Flush(ctx); err != nil {
-			return wrapError(err, "")
-		}
-		if err := r.Wait(ctx); err != nil {
-			return wrapError(err, "")
-		}
-		n = rec.NumRows()
-		return nil
+	err := raw(c, func(cn *session) (err error) {
+		n, err = cn.s.AppendArrow(ctx, table, rec)
+		return err
 	})
 	return n, err
 }
 
 // UpsertArrow upserts the rows of an Arrow record batch into a
-// primary-key table, flushes, and returns the number of rows
-// acknowledged. The native upsert writer takes rows, not Arrow, so the
-// record is converted row by row (no faster than multi-row INSERT, but
-// handy when the data is Arrow already). The schema must be the table's
-// Arrow schema. It writes immediately even inside a write-batch
-// transaction.
+// primary-key table of the connection's session; see
+// engine.Session.UpsertArrow. It writes immediately even inside a
+// write-batch transaction.
 func UpsertArrow(ctx context.Context, c *sql.Conn, table string, rec arrow.RecordBatch) (int64, error) {
 	var n int64
-	err := raw(c, func(cn *conn) error {
-		w, err := cn.rawWriter(ctx, table, upsertWriter)
-		if err != nil {
-			return err
-		}
-		cols := w.h.t.Info().Descriptor.Schema.Columns
-		dec, err := arrowipc.NewDecoder(cols, nil, arrowipc.Limits{})
-		if err != nil {
-			return err
-		}
-		defer dec.Release()
-		if err := sameArrowTypes(dec.Schema(), rec.Schema()); err != nil {
-			return fmt.Errorf("fluss: UpsertArrow into %s: %w", table, err)
-		}
-		rows, err := dec.AppendRows(nil, rec)
-		if err != nil {
-			return err
-		}
-		results := make([]flussrpc.WriteResult, 0, len(rows))
-		for _, row := range rows {
-			r, err := w.ups.Upsert(ctx, row)
-			if err != nil {
-				return wrapError(err, "")
-			}
-			results = append(results, r)
-		}
-		ferr := w.ups.Flush(ctx)
-		acked, werr := awaitResults(ctx, results)
-		n = acked
-		return wrapError(errors.Join(werr, ferr), "")
+	err := raw(c, func(cn *session) (err error) {
+		n, err = cn.s.UpsertArrow(ctx, table, rec)
+		return err
 	})
 	return n, err
 }
 
-// sameArrowTypes checks that a record has the table's column types in
-// order. Names and nullability may differ: a nullable field for a NOT
-// NULL column is fine as long as it holds no NULL, which the writer checks
-// row by row.
-func sameArrowTypes(table, rec *arrow.Schema) error {
-	if table.NumFields() != rec.NumFields() {
-		return fmt.Errorf("the record has %d columns, the table %d", rec.NumFields(), table.NumFields())
-	}
-	for i := range table.NumFields() {
-		if tf, rf := table.Field(i), rec.Field(i); !arrow.TypeEqual(tf.Type, rf.Type) {
-			return fmt.Errorf("column %d (%s) is %s in the record, the table needs %s", i+1, tf.Name, rf.Type, tf.Type)
-		}
-	}
-	return nil
-}
-
-// arrowBatchRows is how many rows an ArrowReader collects per record
-// (fewer at the end of the scan).
-const arrowBatchRows = 64 << 10
-
 // ArrowReader streams the result of QueryArrow as Arrow record batches.
-// It implements array.RecordReader. Not safe for concurrent use.
-type ArrowReader struct {
-	refs   atomic.Int64
-	ctx    context.Context
-	src    scanSource
-	st     pipelineState
-	bld    *arrowipc.RowBuilder
-	schema *arrow.Schema
-	cur    arrow.RecordBatch
-	err    error
-	eof    bool
-}
+type ArrowReader = engine.ArrowReader
 
-var _ array.RecordReader = (*ArrowReader)(nil)
-
-// QueryArrow runs a query and returns its rows as Arrow record batches,
-// in the Arrow schema Fluss uses for the result columns (QueryArrow of
-// SELECT * FROM t gives the schema AppendArrow expects for t).
-//
-// Limits: rows are decoded from the wire into the codec value model and
-// built into Arrow again, so it saves the database/sql conversion per
-// value, not the decoding (flussrpc's LogScanner.PollArrow, which hands
-// out the server's Arrow batches as they are, is only built with the
-// arrowipc build tag and is the native alternative). Every read plan is
-// accepted; lookups, COUNT and LIMIT scans are read at once and come back
-// as one record. The reader fetches with ctx until it is released; keep
-// the sql.Conn open (and do not close ctx) until then.
+// QueryArrow runs a query in the connection's session and returns its rows
+// as Arrow record batches; see engine.Session.QueryArrow. Arguments are
+// bound like those of QueryContext (sql.Named for named parameters). Keep
+// the sql.Conn open (and ctx alive) until the reader is released.
 func QueryArrow(ctx context.Context, c *sql.Conn, query string, args ...any) (*ArrowReader, error) {
 	var r *ArrowReader
-	err := raw(c, func(cn *conn) error {
-		st, err := cn.PrepareContext(ctx, query)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		s := st.(*stmt)
-		if len(s.stmts) != 1 {
-			return errors.New("fluss: QueryArrow runs a single statement")
-		}
+	err := raw(c, func(cn *session) error {
 		named := make([]driver.NamedValue, len(args))
 		for i, a := range args {
 			named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
@@ -253,122 +99,9 @@ func QueryArrow(ctx context.Context, c *sql.Conn, query string, args ...any) (*A
 				named[i] = driver.NamedValue{Name: na.Name, Ordinal: i + 1, Value: na.Value}
 			}
 		}
-		b := &binder{args: named, cn: cn}
-		for attempt := 0; ; attempt++ {
-			p, err := s.plan(ctx, 0)
-			if err != nil {
-				return err
-			}
-			qp, ok := p.(planner.QueryPlan)
-			if !ok {
-				return fmt.Errorf("fluss: QueryArrow needs a query; %s is not one", planKind(p))
-			}
-			src, pl, err := cn.openScan(ctx, qp, b)
-			if errors.Is(err, errStalePlan) && attempt == 0 {
-				s.plans[0] = nil
-				continue
-			}
-			if err != nil {
-				return connError(err, query)
-			}
-			r, err = newArrowReader(ctx, qp.OutputColumns(), src, pl)
-			return err
-		}
+		var err error
+		r, err = cn.s.QueryArrow(ctx, query, named)
+		return connError(err, query)
 	})
 	return r, err
-}
-
-func newArrowReader(ctx context.Context, out []planner.Column, src scanSource, pl scanPipeline) (*ArrowReader, error) {
-	cols := make([]schema.Column, len(out))
-	for i, c := range out {
-		cols[i] = schema.Column{Name: c.Name, Type: c.Type}
-	}
-	bld, err := arrowipc.NewRowBuilder(cols, nil)
-	if err != nil {
-		src.close()
-		return nil, err
-	}
-	r := &ArrowReader{ctx: ctx, src: src, bld: bld, schema: bld.Schema()}
-	if _, mem := src.(*sliceSource); mem {
-		// In-memory results are final already.
-		pl = scanPipeline{limit: -1}
-	}
-	r.st = pipelineState{pl: pl}
-	r.refs.Store(1)
-	return r, nil
-}
-
-// Schema returns the Arrow schema of the records.
-func (r *ArrowReader) Schema() *arrow.Schema { return r.schema }
-
-// Next advances to the next record; false at the end or on error (Err).
-// The previous record is released.
-func (r *ArrowReader) Next() bool {
-	if r.cur != nil {
-		r.cur.Release()
-		r.cur = nil
-	}
-	if r.err != nil {
-		return false
-	}
-	for !r.eof && r.bld.Len() < arrowBatchRows {
-		if r.st.done() {
-			r.eof = true
-			break
-		}
-		in, err := r.src.next(r.ctx)
-		if errors.Is(err, io.EOF) {
-			r.eof = true
-			break
-		}
-		if err != nil {
-			r.err = wrapError(err, "")
-			return false
-		}
-		out, err := r.st.apply(in)
-		for _, row := range out {
-			if aerr := r.bld.Append(row); aerr != nil {
-				r.err = aerr
-				return false
-			}
-		}
-		if err != nil {
-			r.err = err
-			return false
-		}
-	}
-	if r.bld.Len() == 0 {
-		return false
-	}
-	r.cur = r.bld.NewRecord()
-	return true
-}
-
-// RecordBatch returns the current record, valid until the next Next or
-// Release (Retain it to keep it longer).
-func (r *ArrowReader) RecordBatch() arrow.RecordBatch { return r.cur }
-
-// Record is RecordBatch.
-//
-// Deprecated: use RecordBatch, as array.RecordReader does.
-func (r *ArrowReader) Record() arrow.RecordBatch { return r.cur }
-
-// Err returns the error that ended the records, if any.
-func (r *ArrowReader) Err() error { return r.err }
-
-// Retain adds a reference.
-func (r *ArrowReader) Retain() { r.refs.Add(1) }
-
-// Release drops a reference; the last one stops the scan and frees the
-// memory.
-func (r *ArrowReader) Release() {
-	if r.refs.Add(-1) != 0 {
-		return
-	}
-	if r.cur != nil {
-		r.cur.Release()
-		r.cur = nil
-	}
-	r.src.close()
-	r.bld.Release()
 }

@@ -5,8 +5,7 @@ import (
 	"database/sql/driver"
 	"errors"
 
-	"github.com/gofluss/fluss/parser"
-	"github.com/gofluss/fluss/planner"
+	"github.com/gofluss/fluss/engine"
 )
 
 // stmt is a parsed statement (or script, with multi_statements). Plans are
@@ -14,11 +13,9 @@ import (
 // a table and then write to it; a plan is reused while the session has not
 // changed (USE, SET, DDL).
 type stmt struct {
-	cn          *conn
-	stmts       []parser.Statement
-	plans       []planner.Plan
-	planVersion int
-	closed      bool
+	cn     *session
+	stmts  []*engine.Prepared
+	closed bool
 }
 
 var (
@@ -100,7 +97,7 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 		last = rows
 	}
 	if last == nil {
-		last = newMemRows(nil, nil, s.cn.outOptions())
+		last = s.cn.s.NoRows()
 	}
 	return last, nil
 }
@@ -116,45 +113,11 @@ func (s *stmt) run(ctx context.Context, i int, args []driver.NamedValue) (driver
 	if len(s.stmts) > 1 && len(args) > 0 {
 		return nil, 0, errors.New("fluss: parameters are not supported in a script of several statements")
 	}
-	p, err := s.plan(ctx, i)
-	if err != nil {
-		return nil, 0, err
-	}
-	b := &binder{args: args, cn: s.cn}
-	rows, n, err := s.cn.execute(ctx, p, b)
-	if _, set := p.(*planner.Batch); errors.Is(err, errStalePlan) && !set {
-		// The table was altered since planning (the table cache already
-		// forgot it): plan once more against the new schema. Nothing was
-		// written yet, since a plan checks its table before writing; a
-		// statement set may have run some of its statements, so it is not
-		// run again.
-		s.plans[i] = nil
-		if p, err = s.plan(ctx, i); err != nil {
-			return nil, 0, err
-		}
-		rows, n, err = s.cn.execute(ctx, p, b)
-	}
+	rows, n, err := s.stmts[i].Run(ctx, args)
 	if err != nil {
 		return nil, 0, connError(err, s.stmts[i].Text())
 	}
 	return rows, n, nil
-}
-
-// plan returns the plan of statement i, planning it when the session
-// changed since the last plan or it was never planned.
-func (s *stmt) plan(ctx context.Context, i int) (planner.Plan, error) {
-	if s.plans == nil || s.planVersion != s.cn.sessVersion {
-		s.plans = make([]planner.Plan, len(s.stmts))
-		s.planVersion = s.cn.sessVersion
-	}
-	if s.plans[i] == nil {
-		p, err := planner.Build(ctx, s.stmts[i], s.cn.c.tables, &s.cn.sess)
-		if err != nil {
-			return nil, wrapError(err, s.stmts[i].Text())
-		}
-		s.plans[i] = p
-	}
-	return s.plans[i], nil
 }
 
 // result is the driver.Result of an Exec: the acknowledged row count.

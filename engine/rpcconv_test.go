@@ -1,4 +1,4 @@
-package fluss
+package engine
 
 import (
 	"reflect"

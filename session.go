@@ -4,71 +4,55 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
-	"maps"
 
+	"github.com/gofluss/fluss/engine"
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/parser"
-	"github.com/gofluss/fluss/planner"
 )
 
-// conn is one database/sql connection: a session (current database, SET
-// options) over the Connector's shared native client. It holds no socket
-// of its own, so "bad connection" only ever means "the client is closed".
-type conn struct {
+// session is one database/sql connection: an engine.Session (current
+// database, SET options, writers, write batch) over the Connector's shared
+// native client. It holds no socket of its own, so "bad connection" only
+// ever means "the client is closed".
+type session struct {
 	c      *Connector
 	client *flussrpc.Client
-	sess   planner.Session
-	// sessVersion changes on USE, SET and RESET so that prepared
-	// statements know to plan again.
-	sessVersion int
-	closed      bool
-	// writers are this session's cached append/upsert writers (see
-	// exec_write.go), closed with the connection.
-	writers    map[writerKey]*connWriter
-	writerMemo map[writerMemoKey]*connWriter
-	// tx is the open write batch, if any (tx.go).
-	tx *batchTx
+	s      *engine.Session
+	closed bool
 }
 
 var (
-	_ driver.Conn               = (*conn)(nil)
-	_ driver.ConnPrepareContext = (*conn)(nil)
-	_ driver.ExecerContext      = (*conn)(nil)
-	_ driver.QueryerContext     = (*conn)(nil)
-	_ driver.Pinger             = (*conn)(nil)
-	_ driver.SessionResetter    = (*conn)(nil)
-	_ driver.Validator          = (*conn)(nil)
-	_ driver.NamedValueChecker  = (*conn)(nil)
+	_ driver.Conn               = (*session)(nil)
+	_ driver.ConnPrepareContext = (*session)(nil)
+	_ driver.ExecerContext      = (*session)(nil)
+	_ driver.QueryerContext     = (*session)(nil)
+	_ driver.Pinger             = (*session)(nil)
+	_ driver.SessionResetter    = (*session)(nil)
+	_ driver.Validator          = (*session)(nil)
+	_ driver.NamedValueChecker  = (*session)(nil)
 )
 
-func newConn(c *Connector, client *flussrpc.Client) *conn {
-	cn := &conn{c: c, client: client}
-	cn.resetSession()
-	return cn
-}
-
-// resetSession restores the session a new connection starts with.
-func (c *conn) resetSession() {
-	cfg := c.c.cfg
-	c.sess = planner.Session{
+func newSession(c *Connector, client *flussrpc.Client, cat *engine.Catalog) *session {
+	cfg := c.cfg
+	return &session{c: c, client: client, s: engine.NewSession(cat, engine.Config{
 		Database:   cfg.Database,
 		Catalog:    cfg.Catalog,
-		Options:    map[string]string{},
-		DSNOptions: maps.Clone(cfg.Options),
+		Options:    cfg.Options,
 		LenientDDL: cfg.LenientDDL,
 		Location:   cfg.Location,
-	}
-	c.sessVersion++
+		User:       cfg.User,
+		RejectTx:   cfg.TxMode == "reject",
+	})}
 }
 
 // Prepare is PrepareContext without a context.
-func (c *conn) Prepare(query string) (driver.Stmt, error) {
+func (c *session) Prepare(query string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), query)
 }
 
 // PrepareContext parses the statement; planning happens at first use and
 // is kept while the session and table metadata stay the same.
-func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+func (c *session) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
@@ -76,11 +60,15 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 	if err != nil {
 		return nil, err
 	}
-	return &stmt{cn: c, stmts: stmts}, nil
+	prepared := make([]*engine.Prepared, len(stmts))
+	for i, st := range stmts {
+		prepared[i] = c.s.Prepare(st)
+	}
+	return &stmt{cn: c, stmts: prepared}, nil
 }
 
 // parse splits and parses query; several statements need multi_statements.
-func (c *conn) parse(query string) ([]parser.Statement, error) {
+func (c *session) parse(query string) ([]parser.Statement, error) {
 	stmts, err := parser.ParseScript(query)
 	if err != nil {
 		return nil, err
@@ -96,17 +84,16 @@ func (c *conn) parse(query string) ([]parser.Statement, error) {
 
 // Close ends the session: an unfinished write batch is dropped and the
 // session's writers are closed. The shared client stays open for the pool.
-func (c *conn) Close() error {
+func (c *session) Close() error {
 	if c.closed {
 		return nil
 	}
 	c.closed = true
-	c.tx = nil
-	return wrapError(c.closeWriters(), "")
+	return c.s.Close()
 }
 
 // ExecContext runs statements without a prepare round trip.
-func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+func (c *session) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	st, err := c.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
@@ -115,7 +102,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 }
 
 // QueryContext runs a query without a prepare round trip.
-func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+func (c *session) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	st, err := c.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
@@ -124,7 +111,7 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 }
 
 // Ping asks the cluster for its node list: a real round trip.
-func (c *conn) Ping(ctx context.Context) error {
+func (c *session) Ping(ctx context.Context) error {
 	if err := c.usable(); err != nil {
 		return err
 	}
@@ -133,40 +120,32 @@ func (c *conn) Ping(ctx context.Context) error {
 
 // ResetSession restores the DSN's database and options before the pool
 // hands the connection to another user.
-func (c *conn) ResetSession(ctx context.Context) error {
+func (c *session) ResetSession(ctx context.Context) error {
 	if err := c.usable(); err != nil {
 		return err
 	}
 	// A batch opened with SQL BEGIN and never finished is dropped, as
 	// a server would abort the transaction of a dropped session.
-	c.tx = nil
+	c.s.DropBatch()
 	// database/sql resets before every reuse from the pool; resetting an
 	// unchanged session would invalidate every prepared plan each time.
-	if c.sessionChanged() {
-		c.resetSession()
+	if c.s.Changed() {
+		c.s.Reset()
 	}
 	return nil
 }
 
-// sessionChanged reports whether USE, SET or RESET left the session
-// different from the one resetSession makes.
-func (c *conn) sessionChanged() bool {
-	cfg := c.c.cfg
-	return c.sess.Database != cfg.Database || c.sess.Catalog != cfg.Catalog || len(c.sess.Options) > 0 ||
-		!maps.Equal(c.sess.DSNOptions, cfg.Options)
-}
-
 // IsValid reports whether the pool may keep the connection.
-func (c *conn) IsValid() bool { return c.usable() == nil }
+func (c *session) IsValid() bool { return c.usable() == nil }
 
 // CheckNamedValue accepts every argument as it is: conversion happens when
 // the statement binds it, against the type of the column it goes to, which
 // gives better errors than a type-blind conversion here.
-func (c *conn) CheckNamedValue(*driver.NamedValue) error { return nil }
+func (c *session) CheckNamedValue(*driver.NamedValue) error { return nil }
 
 // usable returns driver.ErrBadConn when the session or its client is gone
 // (nothing has been sent at that point, so database/sql may retry).
-func (c *conn) usable() error {
+func (c *session) usable() error {
 	if c.closed {
 		return driver.ErrBadConn
 	}
@@ -176,4 +155,22 @@ func (c *conn) usable() error {
 		return driver.ErrBadConn
 	}
 	return nil
+}
+
+var _ driver.ConnBeginTx = (*session)(nil)
+
+// Begin is BeginTx with default options.
+func (c *session) Begin() (driver.Tx, error) {
+	return c.BeginTx(context.Background(), driver.TxOptions{})
+}
+
+// BeginTx opens a client-side write batch (see engine.Session.Begin:
+// Fluss has no transactions).
+func (c *session) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	// Check liveness here: database/sql does not retry a dead connection
+	// once the transaction has started.
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
+	return c.s.Begin(ctx, opts)
 }

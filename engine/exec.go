@@ -1,4 +1,4 @@
-package fluss
+package engine
 
 import (
 	"context"
@@ -17,7 +17,7 @@ const Version = "0.1.0"
 // binder resolves the Values of a plan against the statement's arguments.
 type binder struct {
 	args []driver.NamedValue
-	cn   *conn
+	cn   *Session
 }
 
 // value returns the codec value of v: the literal, the converted argument,
@@ -29,7 +29,7 @@ func (b *binder) value(v planner.Value) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := typeconv.ToValue(v.Type, arg, b.cn.c.cfg.Location)
+		out, err := typeconv.ToValue(v.Type, arg, b.cn.cfg.Location)
 		if err != nil {
 			return nil, typeconv.WithColumn(err, v.Param.Column)
 		}
@@ -68,7 +68,7 @@ func (b *binder) session(name string) (any, error) {
 	case "catalog":
 		return b.cn.sess.Catalog, nil
 	case "user":
-		return b.cn.c.cfg.User, nil
+		return b.cn.cfg.User, nil
 	}
 	return nil, fmt.Errorf("fluss: unknown session value %q", name)
 }
@@ -87,23 +87,25 @@ func (b *binder) values(vs []planner.Value) ([]any, error) {
 }
 
 // outOptions are the conversion options of result values.
-func (c *conn) outOptions() typeconv.OutOptions {
+func (c *Session) outOptions() typeconv.OutOptions {
 	native := strings.EqualFold(c.option("fluss.complex-types"), "native")
-	return typeconv.OutOptions{Location: c.c.cfg.Location, Native: native}
+	return typeconv.OutOptions{Location: c.cfg.Location, Native: native}
 }
 
 // option returns a session option, falling back to the DSN.
-func (c *conn) option(key string) string {
+func (c *Session) option(key string) string {
 	if v, ok := c.sess.Options[key]; ok {
 		return v
 	}
 	return c.sess.DSNOptions[key]
 }
 
-// execute runs one plan. Query plans return rows; the others return the
-// number of rows affected (acknowledged by the server).
-func (c *conn) execute(ctx context.Context, p planner.Plan, b *binder) (driver.Rows, int64, error) {
+// execute runs one plan: the one place that maps each kind of plan to the
+// code that runs it. Query plans return rows; the others return the number
+// of rows affected (acknowledged by the server).
+func (c *Session) execute(ctx context.Context, p planner.Plan, b *binder) (driver.Rows, int64, error) {
 	switch p := p.(type) {
+	// Session state.
 	case *planner.NoOp, *planner.UseCatalog:
 		return nil, 0, nil
 	case *planner.Use:
@@ -119,6 +121,38 @@ func (c *conn) execute(ctx context.Context, p planner.Plan, b *binder) (driver.R
 		return c.showOptions(p), 0, nil
 	case *planner.Batch:
 		return c.executeBatch(ctx, p, b)
+	case *planner.Transaction:
+		return nil, 0, c.execTransaction(ctx, p)
+
+	// Writes (write.go).
+	case *planner.Flush:
+		return nil, 0, c.execFlush(ctx, p)
+	case *planner.Append:
+		n, err := c.execAppend(ctx, p, b)
+		return nil, n, err
+	case *planner.Upsert:
+		n, err := c.execUpsert(ctx, p, b)
+		return nil, n, err
+	case *planner.Delete:
+		n, err := c.execDelete(ctx, p, b)
+		return nil, n, err
+	case *planner.Update:
+		n, err := c.execUpdate(ctx, p, b)
+		return nil, n, err
+
+	// Reads (read.go, logscan.go, kvscan.go).
+	case *planner.Lookup, *planner.PrefixLookup, *planner.Count, *planner.LimitScan,
+		*planner.LogScan, *planner.KvScan, *planner.ChangelogScan:
+		rows, err := c.query(ctx, p.(planner.QueryPlan), b)
+		return rows, 0, err
+	case *planner.Constant:
+		row, err := b.values(p.Row)
+		if err != nil {
+			return nil, 0, err
+		}
+		return newMemRows(p.Output, [][]any{row}, c.outOptions()), 0, nil
+
+	// Metadata (show.go, infoschema.go, call.go).
 	case *planner.Explain:
 		return c.explain(p), 0, nil
 	case *planner.Show:
@@ -127,21 +161,20 @@ func (c *conn) execute(ctx context.Context, p planner.Plan, b *binder) (driver.R
 	case *planner.Describe:
 		rows, err := c.describe(ctx, p)
 		return rows, 0, err
-	case *planner.Call:
-		rows, err := c.execCall(ctx, p, b)
-		return rows, 0, err
-	case *planner.Constant:
-		row, err := b.values(p.Row)
+	case *planner.InfoSchema:
+		rows, err := c.infoSchema(ctx, p, b)
 		if err != nil {
 			return nil, 0, err
 		}
-		return newMemRows(p.Output, [][]any{row}, c.outOptions()), 0, nil
-	}
-	if rows, n, done, err := c.executeData(ctx, p, b); done {
-		return rows, n, err
-	}
-	if done, err := c.executeDDL(ctx, p); done {
-		return nil, 0, err
+		return newMemRows(p.Output, rows, c.outOptions()), 0, nil
+	case *planner.Call:
+		rows, err := c.execCall(ctx, p, b)
+		return rows, 0, err
+
+	// Catalog changes (ddl.go).
+	case *planner.CreateDatabase, *planner.DropDatabase, *planner.AlterDatabase, *planner.CreateTable,
+		*planner.DropTable, *planner.AlterTable, *planner.AddPartition, *planner.DropPartition:
+		return nil, 0, c.executeDDL(ctx, p)
 	}
 	return nil, 0, fmt.Errorf("fluss: %s statements are not executed by this version of the driver yet", planKind(p))
 }
@@ -151,7 +184,7 @@ func planKind(p planner.Plan) string {
 	return strings.TrimPrefix(fmt.Sprintf("%T", p), "*planner.")
 }
 
-func (c *conn) use(ctx context.Context, db string) error {
+func (c *Session) use(ctx context.Context, db string) error {
 	ok, err := c.client.Admin().DatabaseExists(ctx, db)
 	if err != nil {
 		return err
@@ -164,7 +197,7 @@ func (c *conn) use(ctx context.Context, db string) error {
 	return nil
 }
 
-func (c *conn) resetOption(key string) {
+func (c *Session) resetOption(key string) {
 	if key == "" {
 		clear(c.sess.Options)
 	} else {
@@ -173,7 +206,7 @@ func (c *conn) resetOption(key string) {
 	c.sessVersion++
 }
 
-func (c *conn) showOptions(p *planner.ShowOptions) driver.Rows {
+func (c *Session) showOptions(p *planner.ShowOptions) driver.Rows {
 	var rows [][]any
 	for _, k := range sortedKeys(c.sess.Options) {
 		rows = append(rows, []any{k, c.sess.Options[k]})
@@ -181,7 +214,7 @@ func (c *conn) showOptions(p *planner.ShowOptions) driver.Rows {
 	return newMemRows(p.Output, rows, c.outOptions())
 }
 
-func (c *conn) executeBatch(ctx context.Context, p *planner.Batch, b *binder) (driver.Rows, int64, error) {
+func (c *Session) executeBatch(ctx context.Context, p *planner.Batch, b *binder) (driver.Rows, int64, error) {
 	var total int64
 	for _, inner := range p.Plans {
 		rows, n, err := c.execute(ctx, inner, b)
@@ -196,7 +229,7 @@ func (c *conn) executeBatch(ctx context.Context, p *planner.Batch, b *binder) (d
 	return nil, total, nil
 }
 
-func (c *conn) explain(p *planner.Explain) driver.Rows {
+func (c *Session) explain(p *planner.Explain) driver.Rows {
 	var rows [][]any
 	for _, line := range strings.Split(strings.TrimRight(p.Inner.String(), "\n"), "\n") {
 		rows = append(rows, []any{line})

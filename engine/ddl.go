@@ -1,4 +1,4 @@
-package fluss
+package engine
 
 import (
 	"context"
@@ -9,12 +9,12 @@ import (
 	"github.com/gofluss/fluss/planner"
 )
 
-// executeDDL runs catalog-changing plans; done is false for other plans.
-// Every change invalidates the table cache and the session's prepared
-// plans, so that the next statement sees the new schema.
-func (c *conn) executeDDL(ctx context.Context, p planner.Plan) (done bool, err error) {
+// executeDDL runs the catalog-changing plans execute hands it. Every
+// change invalidates the table cache and the session's prepared plans, so
+// that the next statement sees the new schema.
+func (c *Session) executeDDL(ctx context.Context, p planner.Plan) (err error) {
 	adm := c.client.Admin()
-	tables := c.c.tables
+	tables := c.cat
 	switch p := p.(type) {
 	case *planner.CreateDatabase:
 		err = adm.CreateDatabase(ctx, p.Name, p.Descriptor, p.IfNotExists)
@@ -54,15 +54,15 @@ func (c *conn) executeDDL(ctx context.Context, p planner.Plan) (done bool, err e
 			}
 		}
 	default:
-		return false, nil
+		return fmt.Errorf("fluss: %s is not a catalog change", planKind(p))
 	}
 	c.sessVersion++
-	return true, err
+	return err
 }
 
 // alterTable sends option and schema changes as separate requests: the
 // server refuses a request that mixes them.
-func (c *conn) alterTable(ctx context.Context, p *planner.AlterTable) error {
+func (c *Session) alterTable(ctx context.Context, p *planner.AlterTable) error {
 	for _, group := range [][]planner.TableChange{p.OptionChanges, p.SchemaChanges} {
 		if len(group) == 0 {
 			continue

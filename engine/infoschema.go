@@ -1,4 +1,4 @@
-package fluss
+package engine
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // rows are built from admin metadata, then filtered, sorted, windowed and
 // projected here. The views are small, so this is the one place where the
 // driver filters and sorts rows itself (BI tools and ORMs introspect this way).
-func (c *conn) infoSchema(ctx context.Context, p *planner.InfoSchema, b *binder) ([][]any, error) {
+func (c *Session) infoSchema(ctx context.Context, p *planner.InfoSchema, b *binder) ([][]any, error) {
 	cols := planner.InfoSchemaViews[p.View]
 	names := make([]string, len(cols))
 	for i, col := range cols {
@@ -69,7 +69,7 @@ func sortRows(rows [][]any, keys []planner.SortKey) error {
 }
 
 // infoSchemaRows builds every row of a view, columns in InfoSchemaViews order.
-func (c *conn) infoSchemaRows(ctx context.Context, view string) ([][]any, error) {
+func (c *Session) infoSchemaRows(ctx context.Context, view string) ([][]any, error) {
 	adm := c.client.Admin()
 	dbs, err := adm.ListDatabases(ctx)
 	if err != nil {
@@ -104,8 +104,8 @@ func (c *conn) infoSchemaRows(ctx context.Context, view string) ([][]any, error)
 	return rows, nil
 }
 
-func (c *conn) infoSchemaTable(ctx context.Context, view, cat string, path flussrpc.TablePath) ([][]any, error) {
-	info, err := c.c.tables.TableInfo(ctx, path)
+func (c *Session) infoSchemaTable(ctx context.Context, view, cat string, path flussrpc.TablePath) ([][]any, error) {
+	info, err := c.cat.TableInfo(ctx, path)
 	if err != nil {
 		return nil, err
 	}

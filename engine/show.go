@@ -1,4 +1,4 @@
-package fluss
+package engine
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 )
 
 // show answers SHOW statements from the Admin API.
-func (c *conn) show(ctx context.Context, p *planner.Show, b *binder) (driver.Rows, error) {
+func (c *Session) show(ctx context.Context, p *planner.Show, b *binder) (driver.Rows, error) {
 	rows, err := c.showRows(ctx, p, b)
 	if err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func (c *conn) show(ctx context.Context, p *planner.Show, b *binder) (driver.Row
 	return newMemRows(p.Output, rows, c.outOptions()), nil
 }
 
-func (c *conn) showRows(ctx context.Context, p *planner.Show, b *binder) ([][]any, error) {
+func (c *Session) showRows(ctx context.Context, p *planner.Show, b *binder) ([][]any, error) {
 	adm := c.client.Admin()
 	switch p.Kind {
 	case planner.ShowDatabases:
@@ -115,7 +115,7 @@ func optionRowsPlain(m map[string]string) [][]any {
 	return rows
 }
 
-func (c *conn) showTables(ctx context.Context, p *planner.Show) ([][]any, error) {
+func (c *Session) showTables(ctx context.Context, p *planner.Show) ([][]any, error) {
 	db := p.Database
 	if db == "" {
 		db = c.sess.Database
@@ -129,7 +129,7 @@ func (c *conn) showTables(ctx context.Context, p *planner.Show) ([][]any, error)
 		return rows, nil
 	}
 	for i := range rows {
-		info, err := c.c.tables.TableInfo(ctx, flussrpc.TablePath{Database: db, Table: rows[i][0].(string)})
+		info, err := c.cat.TableInfo(ctx, flussrpc.TablePath{Database: db, Table: rows[i][0].(string)})
 		if err != nil {
 			return nil, err
 		}
@@ -144,8 +144,8 @@ func (c *conn) showTables(ctx context.Context, p *planner.Show) ([][]any, error)
 
 // partitionsOf lists the partition names a per-partition SHOW covers: ""
 // for a non-partitioned table, else every partition matching spec.
-func (c *conn) partitionsOf(ctx context.Context, path flussrpc.TablePath, spec map[string]string) ([]string, error) {
-	info, err := c.c.tables.TableInfo(ctx, path)
+func (c *Session) partitionsOf(ctx context.Context, path flussrpc.TablePath, spec map[string]string) ([]string, error) {
+	info, err := c.cat.TableInfo(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (c *conn) partitionsOf(ctx context.Context, path flussrpc.TablePath, spec m
 	return names, nil
 }
 
-func (c *conn) showOffsets(ctx context.Context, p *planner.Show, b *binder) ([][]any, error) {
+func (c *Session) showOffsets(ctx context.Context, p *planner.Show, b *binder) ([][]any, error) {
 	spec, err := c.offsetSpec(p.Offset, b)
 	if err != nil {
 		return nil, err
@@ -187,7 +187,7 @@ func (c *conn) showOffsets(ctx context.Context, p *planner.Show, b *binder) ([][
 }
 
 // offsetSpec resolves the AT clause of SHOW OFFSETS (LATEST by default).
-func (c *conn) offsetSpec(o *planner.OffsetSpec, b *binder) (flussrpc.OffsetSpec, error) {
+func (c *Session) offsetSpec(o *planner.OffsetSpec, b *binder) (flussrpc.OffsetSpec, error) {
 	if o == nil {
 		return flussrpc.OffsetLatest(), nil
 	}
@@ -219,7 +219,7 @@ func nilIfEmpty(s string) any {
 
 // showPerPartition answers the SHOW forms that list each bucket of each
 // (pruned) partition: BUCKETS, TABLE STATS and KV SNAPSHOTS.
-func (c *conn) showPerPartition(ctx context.Context, p *planner.Show) ([][]any, error) {
+func (c *Session) showPerPartition(ctx context.Context, p *planner.Show) ([][]any, error) {
 	parts, err := c.partitionsOf(ctx, p.Table.Path, p.Partition)
 	if err != nil {
 		return nil, err
@@ -283,7 +283,7 @@ func optInt64(v int64) any {
 	return v
 }
 
-func (c *conn) showLakeSnapshot(ctx context.Context, p *planner.Show) ([][]any, error) {
+func (c *Session) showLakeSnapshot(ctx context.Context, p *planner.Show) ([][]any, error) {
 	snap, err := c.client.Admin().GetLatestLakeSnapshot(ctx, p.Table.Path)
 	if err != nil {
 		return nil, err
@@ -295,7 +295,7 @@ func (c *conn) showLakeSnapshot(ctx context.Context, p *planner.Show) ([][]any, 
 	return rows, nil
 }
 
-func (c *conn) showServers(ctx context.Context) ([][]any, error) {
+func (c *Session) showServers(ctx context.Context) ([][]any, error) {
 	nodes, err := c.client.Admin().GetServerNodes(ctx)
 	if err != nil {
 		return nil, err
@@ -312,7 +312,7 @@ func (c *conn) showServers(ctx context.Context) ([][]any, error) {
 }
 
 // describe answers DESCRIBE t / SHOW COLUMNS and DESCRIBE DATABASE.
-func (c *conn) describe(ctx context.Context, p *planner.Describe) (driver.Rows, error) {
+func (c *Session) describe(ctx context.Context, p *planner.Describe) (driver.Rows, error) {
 	if p.Database != "" {
 		return c.describeDatabase(ctx, p)
 	}
@@ -329,7 +329,7 @@ func (c *conn) describe(ctx context.Context, p *planner.Describe) (driver.Rows, 
 	return newMemRows(p.Output, rows, c.outOptions()), nil
 }
 
-func (c *conn) describeDatabase(ctx context.Context, p *planner.Describe) (driver.Rows, error) {
+func (c *Session) describeDatabase(ctx context.Context, p *planner.Describe) (driver.Rows, error) {
 	info, err := c.client.Admin().GetDatabaseInfo(ctx, p.Database)
 	if err != nil {
 		return nil, err

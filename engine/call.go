@@ -1,4 +1,4 @@
-package fluss
+package engine
 
 import (
 	"context"
@@ -44,7 +44,7 @@ var procedureFuncs = map[string]procedureFunc{
 
 // execCall runs a CALL. Procedures change cluster state, so like DDL they
 // are sent once and never retried by the driver.
-func (c *conn) execCall(ctx context.Context, p *planner.Call, b *binder) (driver.Rows, error) {
+func (c *Session) execCall(ctx context.Context, p *planner.Call, b *binder) (driver.Rows, error) {
 	run, ok := procedureFuncs[p.Procedure]
 	if !ok {
 		return nil, fmt.Errorf("fluss: procedure %s is not executed by this version of the driver", p.Procedure)

@@ -1,4 +1,4 @@
-package fluss
+package engine
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gofluss/fluss/flussrpc"
@@ -17,112 +16,6 @@ import (
 // errStalePlan means the plan was made against an older schema of its
 // table than the server now has; stmt.run plans again once.
 var errStalePlan = errors.New("fluss: a table changed since the statement was planned; run it again")
-
-// ---------------------------------------------------------------------------
-// Table handles, shared by the sessions of one Connector
-
-// handleCache holds one *flussrpc.Table per table path for a Connector, and
-// the lookupers made from it: lookupers batch concurrent lookups, so every
-// session must share the same one to benefit. The zero value is ready.
-type handleCache struct {
-	mu     sync.Mutex
-	byPath map[flussrpc.TablePath]*tableHandle
-}
-
-// tableHandle is an open table and its lazily made lookupers.
-type tableHandle struct {
-	t *flussrpc.Table
-
-	mu        sync.Mutex
-	lookupers map[flussrpc.LookupOptions]*flussrpc.Lookuper
-	prefix    map[string]*flussrpc.PrefixLookuper
-}
-
-// handle returns the open table of plan table pt. A cached handle is
-// reused while its schema id is the plan's; otherwise the table is opened
-// again. When the server's schema is newer than the plan's, the plan is
-// stale (errStalePlan) and must be made again.
-func (c *conn) handle(ctx context.Context, pt planner.Table) (*tableHandle, error) {
-	hc := &c.c.handles
-	hc.mu.Lock()
-	h := hc.byPath[pt.Path]
-	hc.mu.Unlock()
-	if h != nil && h.t.Info().SchemaID == pt.SchemaID && h.t.Info().TableID == pt.TableID {
-		return h, nil
-	}
-	t, err := c.client.OpenTable(ctx, pt.Path)
-	if err != nil {
-		return nil, err
-	}
-	if t.Info().SchemaID != pt.SchemaID || t.Info().TableID != pt.TableID {
-		c.c.tables.forget(pt.Path)
-		return nil, errStalePlan
-	}
-	h = &tableHandle{t: t}
-	hc.mu.Lock()
-	if hc.byPath == nil {
-		hc.byPath = make(map[flussrpc.TablePath]*tableHandle)
-	}
-	// Another session may have opened the same version meanwhile; keep
-	// one so lookups keep batching together.
-	if old := hc.byPath[pt.Path]; old != nil && old.t.Info().SchemaID == t.Info().SchemaID && old.t.Info().TableID == t.Info().TableID {
-		h = old
-	} else {
-		hc.byPath[pt.Path] = h
-	}
-	hc.mu.Unlock()
-	return h, nil
-}
-
-// pointLookuper returns the shared point lookuper of the table.
-func (h *tableHandle) pointLookuper() (*flussrpc.Lookuper, error) {
-	return h.lookuper(flussrpc.LookupOptions{})
-}
-
-// insertLookuper returns the shared lookuper that inserts missing keys.
-func (h *tableHandle) insertLookuper() (*flussrpc.Lookuper, error) {
-	return h.lookuper(flussrpc.LookupOptions{InsertIfNotExists: true})
-}
-
-// lookuper returns the shared point lookuper made with o.
-func (h *tableHandle) lookuper(o flussrpc.LookupOptions) (*flussrpc.Lookuper, error) {
-	return cachedLookuper(&h.mu, &h.lookupers, o, func() (*flussrpc.Lookuper, error) { return h.t.NewLookuper(o) })
-}
-
-// prefixLookuper returns the shared prefix lookuper for cols.
-func (h *tableHandle) prefixLookuper(cols []string) (*flussrpc.PrefixLookuper, error) {
-	return cachedLookuper(&h.mu, &h.prefix, strings.Join(cols, "\x00"), func() (*flussrpc.PrefixLookuper, error) {
-		return h.t.NewPrefixLookuper(cols)
-	})
-}
-
-// cachedLookuper returns the lookuper cached in *m under key, making it
-// with open on first use. mu guards *m; it is held while open runs so
-// that concurrent first uses make one lookuper, whose batching every
-// session then shares.
-func cachedLookuper[K comparable, L any](mu *sync.Mutex, m *map[K]L, key K, open func() (L, error)) (L, error) {
-	mu.Lock()
-	defer mu.Unlock()
-	if l, ok := (*m)[key]; ok {
-		return l, nil
-	}
-	l, err := open()
-	if err != nil {
-		return l, err
-	}
-	if *m == nil {
-		*m = make(map[K]L)
-	}
-	(*m)[key] = l
-	return l, nil
-}
-
-// columnIndexes returns the schema position of each name.
-func (h *tableHandle) columnIndexes(names []string) ([]int, error) {
-	return h.t.Info().Descriptor.Schema.ColumnIndexes(names)
-}
-
-func (h *tableHandle) width() int { return len(h.t.Info().Descriptor.Schema.Columns) }
 
 // ---------------------------------------------------------------------------
 // Writers, cached per connection
@@ -193,7 +86,7 @@ const writerOptionPrefix = "client.writer."
 // writerOptions resolves the client.writer.* options of a write with the
 // dialect's precedence: statement hint > SET > table custom property >
 // DSN. It returns the options and their canonical text for the cache key.
-func (c *conn) writerOptions(h *tableHandle, hints planner.Options) (flussrpc.WriterOptions, string, error) {
+func (c *Session) writerOptions(h *tableHandle, hints planner.Options) (flussrpc.WriterOptions, string, error) {
 	merged := map[string]string{}
 	layers := []map[string]string{c.sess.DSNOptions, h.t.Info().Descriptor.CustomProperties, c.sess.Options, hints}
 	for _, layer := range layers {
@@ -221,7 +114,7 @@ func (c *conn) writerOptions(h *tableHandle, hints planner.Options) (flussrpc.Wr
 
 // writer returns the connection's cached writer for the table, making it
 // on first use. target is the partial-update column list (nil: full rows).
-func (c *conn) writer(ctx context.Context, pt planner.Table, kind writerKind, target []string, merge flussrpc.MergeMode, hints planner.Options) (*connWriter, error) {
+func (c *Session) writer(ctx context.Context, pt planner.Table, kind writerKind, target []string, merge flussrpc.MergeMode, hints planner.Options) (*connWriter, error) {
 	// Resolving options merges four maps and parses values: too slow to
 	// repeat for every row of a prepared INSERT in a loop, so the result
 	// is remembered until the session changes.
@@ -268,7 +161,7 @@ func canonical(m map[string]string) string {
 	return sb.String()
 }
 
-func (c *conn) makeWriter(ctx context.Context, pt planner.Table, kind writerKind, target []string, merge flussrpc.MergeMode, hints planner.Options) (*connWriter, error) {
+func (c *Session) makeWriter(ctx context.Context, pt planner.Table, kind writerKind, target []string, merge flussrpc.MergeMode, hints planner.Options) (*connWriter, error) {
 	h, err := c.handle(ctx, pt)
 	if err != nil {
 		return nil, err
@@ -314,7 +207,7 @@ func (c *conn) makeWriter(ctx context.Context, pt planner.Table, kind writerKind
 const writerCloseTimeout = 10 * time.Second
 
 // closeWriters closes every cached writer; conn.Close calls it.
-func (c *conn) closeWriters() error {
+func (c *Session) closeWriters() error {
 	ctx, cancel := context.WithTimeout(context.Background(), writerCloseTimeout)
 	defer cancel()
 	var errs []error
@@ -332,7 +225,7 @@ func (c *conn) closeWriters() error {
 // and the count is of rows queued. Otherwise the writer is flushed and
 // every row's result awaited: Exec returns only after the server answered
 // for each row, so RowsAffected never counts a row that was not written.
-func (c *conn) send(ctx context.Context, w *connWriter, op writeOp, rows [][]any) (int64, error) {
+func (c *Session) send(ctx context.Context, w *connWriter, op writeOp, rows [][]any) (int64, error) {
 	if len(rows) == 0 {
 		return 0, nil
 	}
@@ -416,7 +309,7 @@ func mergeMode(s string) (flussrpc.MergeMode, error) {
 // ---------------------------------------------------------------------------
 // Write plans
 
-func (c *conn) execAppend(ctx context.Context, p *planner.Append, b *binder) (int64, error) {
+func (c *Session) execAppend(ctx context.Context, p *planner.Append, b *binder) (int64, error) {
 	w, err := c.writer(ctx, p.Table, appendWriter, nil, flussrpc.MergeDefault, p.Options)
 	if err != nil {
 		return 0, err
@@ -428,7 +321,7 @@ func (c *conn) execAppend(ctx context.Context, p *planner.Append, b *binder) (in
 	return c.send(ctx, w, opAppend, rows)
 }
 
-func (c *conn) execUpsert(ctx context.Context, p *planner.Upsert, b *binder) (int64, error) {
+func (c *Session) execUpsert(ctx context.Context, p *planner.Upsert, b *binder) (int64, error) {
 	merge, err := mergeMode(p.MergeMode)
 	if err != nil {
 		return 0, err
@@ -448,7 +341,7 @@ func (c *conn) execUpsert(ctx context.Context, p *planner.Upsert, b *binder) (in
 	return c.send(ctx, w, opUpsert, rows)
 }
 
-func (c *conn) execDelete(ctx context.Context, p *planner.Delete, b *binder) (int64, error) {
+func (c *Session) execDelete(ctx context.Context, p *planner.Delete, b *binder) (int64, error) {
 	if p.Ignored {
 		return 0, nil
 	}
@@ -472,7 +365,7 @@ func (c *conn) execDelete(ctx context.Context, p *planner.Delete, b *binder) (in
 // (hint, then SET, then DSN): DELETE then looks its keys up first, so that
 // RowsAffected counts only rows that existed. Fluss itself does not say
 // whether a deleted key existed.
-func (c *conn) exactRowsAffected(hints planner.Options) bool {
+func (c *Session) exactRowsAffected(hints planner.Options) bool {
 	const key = "fluss.exact-rows-affected"
 	v, ok := hints[key]
 	if !ok {
@@ -483,7 +376,7 @@ func (c *conn) exactRowsAffected(hints planner.Options) bool {
 
 // existing keeps the rows (key columns at positions idx) whose key is
 // found by a lookup.
-func (c *conn) existing(ctx context.Context, h *tableHandle, idx []int, rows [][]any) ([][]any, error) {
+func (c *Session) existing(ctx context.Context, h *tableHandle, idx []int, rows [][]any) ([][]any, error) {
 	lk, err := h.pointLookuper()
 	if err != nil {
 		return nil, err
@@ -518,7 +411,7 @@ func (c *conn) existing(ctx context.Context, h *tableHandle, idx []int, rows [][
 // key and SET columns, or the looked-up row with the SET values applied.
 // The lookup reads committed server state, so inside a write batch an
 // UPDATE does not see rows the batch has not sent yet.
-func (c *conn) execUpdate(ctx context.Context, p *planner.Update, b *binder) (int64, error) {
+func (c *Session) execUpdate(ctx context.Context, p *planner.Update, b *binder) (int64, error) {
 	h, err := c.handle(ctx, p.Table)
 	if err != nil {
 		return 0, err
@@ -626,7 +519,7 @@ func lookupKey(want, planCols []string, vals []planner.Value, b *binder) ([]any,
 // execFlush flushes pending writers (FLUSH [TABLE t]). Outside a write
 // batch every Exec has flushed already, so this only matters inside one,
 // where it sends what the batch queued so far.
-func (c *conn) execFlush(ctx context.Context, p *planner.Flush) error {
+func (c *Session) execFlush(ctx context.Context, p *planner.Flush) error {
 	if c.tx != nil {
 		return c.tx.flush(ctx, p.Table)
 	}

@@ -1,4 +1,4 @@
-package fluss
+package engine
 
 import (
 	"context"
@@ -29,10 +29,8 @@ import (
 //   - There is no isolation: reads (SELECT, and the lookup of UPDATE) see
 //     the committed server state only, never the batch's own rows.
 //
-// With tx=reject BeginTx fails instead. Non-default isolation levels and
+// With tx=reject (Config.RejectTx) Begin fails instead. Non-default isolation levels and
 // read-only transactions are refused: the driver cannot provide them.
-
-var _ driver.ConnBeginTx = (*conn)(nil)
 
 // ErrRollbackSent is returned by Rollback of a write batch that had
 // already handed rows to the server: those rows cannot be undone.
@@ -44,7 +42,7 @@ const txSpillRows = 1 << 16
 
 // batchTx is the write batch of one connection.
 type batchTx struct {
-	cn  *conn
+	cn  *Session
 	ctx context.Context // BeginTx's: database/sql uses it until Commit/Rollback
 
 	pending []pendingRow
@@ -62,19 +60,10 @@ type pendingRow struct {
 	row []any
 }
 
-// Begin is BeginTx with default options.
-func (c *conn) Begin() (driver.Tx, error) {
-	return c.BeginTx(context.Background(), driver.TxOptions{})
-}
-
-// BeginTx opens a write batch (see the package notes on transactions).
-func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	// Check liveness here: database/sql does not retry a dead connection
-	// once the transaction has started.
-	if err := c.usable(); err != nil {
-		return nil, err
-	}
-	if c.c.cfg.TxMode == "reject" {
+// Begin opens a write batch (see the notes on transactions above). The
+// batch sends with ctx until Commit or Rollback.
+func (c *Session) Begin(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if c.cfg.RejectTx {
 		return nil, errors.New("fluss: transactions are disabled by tx=reject in the DSN; every Exec is acknowledged on its own (use tx=batch for client-side write batches)")
 	}
 	if opts.ReadOnly {
@@ -92,7 +81,7 @@ func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 
 // txUses reports whether the open batch has rows for w, which must then
 // stay open until Commit.
-func (c *conn) txUses(w *connWriter) bool {
+func (c *Session) txUses(w *connWriter) bool {
 	if c.tx == nil {
 		return false
 	}
@@ -198,7 +187,7 @@ func (t *batchTx) commit(ctx context.Context) error {
 	}
 	c.tx = nil
 	if err := t.hand(ctx); err != nil {
-		return wrapError(err, "COMMIT")
+		return WrapError(err, "COMMIT")
 	}
 	var ferr error
 	for _, w := range t.touched {
@@ -207,9 +196,9 @@ func (t *batchTx) commit(ctx context.Context) error {
 		}
 	}
 	if _, err := awaitResults(ctx, t.results); err != nil {
-		return wrapError(err, "COMMIT")
+		return WrapError(err, "COMMIT")
 	}
-	return wrapError(ferr, "COMMIT")
+	return WrapError(ferr, "COMMIT")
 }
 
 // Rollback drops the rows still queued in the client. When some rows had
@@ -229,10 +218,10 @@ func (t *batchTx) Rollback() error {
 
 // execTransaction runs BEGIN / COMMIT / ROLLBACK given as SQL (the shell
 // and scripts use them; database/sql code should call DB.BeginTx).
-func (c *conn) execTransaction(ctx context.Context, p *planner.Transaction) error {
+func (c *Session) execTransaction(ctx context.Context, p *planner.Transaction) error {
 	switch p.Kind {
 	case planner.TxBegin:
-		_, err := c.BeginTx(ctx, driver.TxOptions{})
+		_, err := c.Begin(ctx, driver.TxOptions{})
 		if err == nil {
 			// The statement's context ends with the statement; COMMIT
 			// brings its own.

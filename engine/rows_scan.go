@@ -1,4 +1,4 @@
-package fluss
+package engine
 
 import (
 	"context"
@@ -117,7 +117,7 @@ func (r *scanRows) produce(ctx context.Context, pl scanPipeline) {
 				if ctx.Err() != nil {
 					err = ctx.Err()
 				}
-				send(scanChunk{err: wrapError(err, "")})
+				send(scanChunk{err: WrapError(err, "")})
 			}
 			return
 		}

@@ -1,15 +1,13 @@
-package fluss
+package engine
 
 import (
 	"context"
 	"database/sql/driver"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gofluss/fluss/flussrpc"
@@ -18,43 +16,10 @@ import (
 	"github.com/gofluss/fluss/typeconv"
 )
 
-// executeData runs the write and read plans; done is false for others.
-func (c *conn) executeData(ctx context.Context, p planner.Plan, b *binder) (rows driver.Rows, n int64, done bool, err error) {
-	switch p := p.(type) {
-	case *planner.Transaction:
-		return nil, 0, true, c.execTransaction(ctx, p)
-	case *planner.Flush:
-		return nil, 0, true, c.execFlush(ctx, p)
-	case *planner.Append:
-		n, err = c.execAppend(ctx, p, b)
-		return nil, n, true, err
-	case *planner.Upsert:
-		n, err = c.execUpsert(ctx, p, b)
-		return nil, n, true, err
-	case *planner.Delete:
-		n, err = c.execDelete(ctx, p, b)
-		return nil, n, true, err
-	case *planner.Update:
-		n, err = c.execUpdate(ctx, p, b)
-		return nil, n, true, err
-	case *planner.InfoSchema:
-		rows, err := c.infoSchema(ctx, p, b)
-		if err != nil {
-			return nil, 0, true, err
-		}
-		return newMemRows(p.Output, rows, c.outOptions()), 0, true, nil
-	case *planner.Lookup, *planner.PrefixLookup, *planner.Count, *planner.LimitScan,
-		*planner.LogScan, *planner.KvScan, *planner.ChangelogScan:
-		rows, err = c.query(ctx, p.(planner.QueryPlan), b)
-		return rows, 0, true, err
-	}
-	return nil, 0, false, nil
-}
-
 // query runs a read plan. Results that are small by construction
 // (lookups, COUNT, LIMIT scans) are read at once into memRows; scans
 // stream through scanRows.
-func (c *conn) query(ctx context.Context, p planner.QueryPlan, b *binder) (driver.Rows, error) {
+func (c *Session) query(ctx context.Context, p planner.QueryPlan, b *binder) (driver.Rows, error) {
 	src, pl, err := c.openScan(ctx, p, b)
 	if err != nil {
 		return nil, err
@@ -69,7 +34,7 @@ func (c *conn) query(ctx context.Context, p planner.QueryPlan, b *binder) (drive
 // turns them into output rows. In-memory results come back as a
 // *sliceSource holding the final output rows (the pipeline is then
 // already applied).
-func (c *conn) openScan(ctx context.Context, p planner.QueryPlan, b *binder) (scanSource, scanPipeline, error) {
+func (c *Session) openScan(ctx context.Context, p planner.QueryPlan, b *binder) (scanSource, scanPipeline, error) {
 	none := scanPipeline{limit: -1}
 	switch p := p.(type) {
 	case *planner.Lookup:
@@ -174,169 +139,6 @@ func window(rows [][]any, limit, offset *planner.Value, b *binder) ([][]any, err
 }
 
 // ---------------------------------------------------------------------------
-// P1, P2: lookups
-
-// lookupParallelism bounds the lookups of one IN list in flight at once;
-// the lookuper batches concurrent calls per server, so a few dozen
-// goroutines turn a long IN list into a handful of requests.
-const lookupParallelism = 64
-
-// parallel runs f(0..n-1) with at most lookupParallelism at a time and
-// returns the first error.
-func parallel(ctx context.Context, n int, f func(ctx context.Context, i int) error) error {
-	if n == 1 {
-		return f(ctx, 0)
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	sem := make(chan struct{}, lookupParallelism)
-	var wg sync.WaitGroup
-	var once sync.Once
-	var first error
-	for i := 0; i < n; i++ {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			if err := f(ctx, i); err != nil {
-				once.Do(func() { first = err; cancel() })
-			}
-		}()
-	}
-	wg.Wait()
-	if first == nil {
-		first = ctx.Err()
-	}
-	return first
-}
-
-// distinctKeys binds keys and drops repeated ones (k IN (1, 1) returns the
-// row once, as in SQL).
-func distinctKeys(want, planCols []string, keys [][]planner.Value, b *binder) ([][]any, error) {
-	out := make([][]any, 0, len(keys))
-	seen := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		key, err := lookupKey(want, planCols, k, b)
-		if err != nil {
-			return nil, err
-		}
-		if len(keys) > 1 {
-			id := fmt.Sprintf("%#v", key)
-			if seen[id] {
-				continue
-			}
-			seen[id] = true
-		}
-		out = append(out, key)
-	}
-	return out, nil
-}
-
-func (c *conn) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][]any, error) {
-	h, err := c.handle(ctx, p.Table)
-	if err != nil {
-		return nil, err
-	}
-	lk, err := c.lookuperFor(h, p.Options)
-	if err != nil {
-		return nil, err
-	}
-	keys, err := distinctKeys(lk.KeyColumns(), p.KeyColumns, p.Keys, b)
-	if err != nil {
-		return nil, err
-	}
-	filter, err := compileFilter(p.Residual, schemaNames(h), b)
-	if err != nil {
-		return nil, err
-	}
-	found := make([][]any, len(keys))
-	err = parallel(ctx, len(keys), func(ctx context.Context, i int) error {
-		row, ok, err := lk.Lookup(ctx, keys[i])
-		if ok {
-			found[i] = row
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return c.finishLookup(found, filter, p.Projection, p.Limit, p.Offset, b)
-}
-
-// lookuperFor picks the lookuper of a point lookup. The hint
-// 'lookup.insert-if-not-exists'='true' selects one that inserts the keys
-// it does not find; that makes the SELECT a write, acknowledged by every
-// in-sync replica (see flussrpc.LookupOptions.InsertIfNotExists). The key
-// exists only as a hint (SET and the DSN refuse it): the planner checked
-// that this table hands out ids, whereas a session-wide value would turn
-// lookups of any table into writes.
-func (c *conn) lookuperFor(h *tableHandle, hints planner.Options) (*flussrpc.Lookuper, error) {
-	if !strings.EqualFold(strings.TrimSpace(hints["lookup.insert-if-not-exists"]), "true") {
-		return h.pointLookuper()
-	}
-	return h.insertLookuper()
-}
-
-// finishLookup filters, projects and windows looked-up rows (nil = not
-// found), keeping the order of the keys.
-func (c *conn) finishLookup(found [][]any, filter *rowFilter, proj planner.Projection, limit, offset *planner.Value, b *binder) ([][]any, error) {
-	var out [][]any
-	for _, row := range found {
-		if row == nil {
-			continue
-		}
-		ok, err := filter.match(row)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out = append(out, project(row, proj.Indexes))
-		}
-	}
-	return window(out, limit, offset, b)
-}
-
-func (c *conn) prefixLookup(ctx context.Context, p *planner.PrefixLookup, b *binder) ([][]any, error) {
-	h, err := c.handle(ctx, p.Table)
-	if err != nil {
-		return nil, err
-	}
-	lk, err := h.prefixLookuper(p.PrefixColumns)
-	if err != nil {
-		return nil, err
-	}
-	keys, err := distinctKeys(p.PrefixColumns, p.PrefixColumns, p.Prefixes, b)
-	if err != nil {
-		return nil, err
-	}
-	filter, err := compileFilter(p.Residual, schemaNames(h), b)
-	if err != nil {
-		return nil, err
-	}
-	found := make([][][]any, len(keys))
-	err = parallel(ctx, len(keys), func(ctx context.Context, i int) error {
-		rows, err := lk.Lookup(ctx, keys[i])
-		found[i] = rows
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	var all [][]any
-	for _, rows := range found {
-		all = append(all, rows...)
-	}
-	return c.finishLookup(all, filter, p.Projection, p.Limit, p.Offset, b)
-}
-
-// ---------------------------------------------------------------------------
 // Partitions and buckets
 
 // bucketRef is one bucket of one partition ("" when not partitioned).
@@ -348,7 +150,7 @@ type bucketRef struct {
 // partitions lists the partitions of the table whose values satisfy the
 // partition filter (names is the row shape the filter was planned on):
 // [""] for a non-partitioned table.
-func (c *conn) partitions(ctx context.Context, h *tableHandle, pf []planner.Predicate, names []string, b *binder) ([]string, error) {
+func (c *Session) partitions(ctx context.Context, h *tableHandle, pf []planner.Predicate, names []string, b *binder) ([]string, error) {
 	d := &h.t.Info().Descriptor
 	if !d.IsPartitioned() {
 		return []string{""}, nil
@@ -371,7 +173,7 @@ func (c *conn) partitions(ctx context.Context, h *tableHandle, pf []planner.Pred
 				if i < 0 || ci < 0 {
 					continue
 				}
-				v, err := typeconv.ToValue(d.Schema.Columns[ci].Type.WithNullable(true), pv.Value, c.c.cfg.Location)
+				v, err := typeconv.ToValue(d.Schema.Columns[ci].Type.WithNullable(true), pv.Value, c.cfg.Location)
 				if err != nil {
 					return nil, fmt.Errorf("fluss: partition %s: %w", info.Name(), err)
 				}
@@ -410,7 +212,7 @@ func buckets(h *tableHandle, parts []string) []bucketRef {
 // (GET_TABLE_STATS; the planner already refused tables with the WAL
 // changelog image, which keep none), log tables as the number of records
 // between the earliest and the latest offset of every bucket.
-func (c *conn) count(ctx context.Context, p *planner.Count, b *binder) ([][]any, error) {
+func (c *Session) count(ctx context.Context, p *planner.Count, b *binder) ([][]any, error) {
 	h, err := c.handle(ctx, p.Table)
 	if err != nil {
 		return nil, err
@@ -452,7 +254,7 @@ func (c *conn) count(ctx context.Context, p *planner.Count, b *binder) ([][]any,
 // ---------------------------------------------------------------------------
 // P4: LIMIT scans
 
-func (c *conn) limitScan(ctx context.Context, p *planner.LimitScan, b *binder) ([][]any, error) {
+func (c *Session) limitScan(ctx context.Context, p *planner.LimitScan, b *binder) ([][]any, error) {
 	h, err := c.handle(ctx, p.Table)
 	if err != nil {
 		return nil, err
@@ -519,7 +321,7 @@ type logScanSpec struct {
 // always end it sooner.
 const defaultPollWait = time.Second
 
-func (c *conn) pollWait() time.Duration {
+func (c *Session) pollWait() time.Duration {
 	v := strings.TrimSpace(c.option("fluss.scan.poll-timeout"))
 	if v == "" {
 		return defaultPollWait
@@ -611,7 +413,7 @@ func scanShape(tableNames []string, meta []string, proj []int, preds []planner.P
 	return request, srcNames, srcProj
 }
 
-func (c *conn) logScan(ctx context.Context, spec logScanSpec, b *binder) (scanSource, scanPipeline, error) {
+func (c *Session) logScan(ctx context.Context, spec logScanSpec, b *binder) (scanSource, scanPipeline, error) {
 	pl := scanPipeline{limit: -1}
 	h, err := c.handle(ctx, spec.table)
 	if err != nil {
@@ -706,7 +508,7 @@ func (c *conn) logScan(ctx context.Context, spec logScanSpec, b *binder) (scanSo
 }
 
 // scanStart resolves the start position of each bucket.
-func (c *conn) scanStart(o planner.OffsetSpec, b *binder) (func(bucket int32) flussrpc.ScanStart, error) {
+func (c *Session) scanStart(o planner.OffsetSpec, b *binder) (func(bucket int32) flussrpc.ScanStart, error) {
 	switch o.Kind {
 	case planner.OffsetLatest:
 		return func(int32) flussrpc.ScanStart { return flussrpc.ScanFromLatest() }, nil
@@ -728,7 +530,7 @@ func (c *conn) scanStart(o planner.OffsetSpec, b *binder) (func(bucket int32) fl
 }
 
 // offsetMillis is the epoch-millisecond time of a TIMESTAMP offset spec.
-func (c *conn) offsetMillis(o planner.OffsetSpec, b *binder) (int64, error) {
+func (c *Session) offsetMillis(o planner.OffsetSpec, b *binder) (int64, error) {
 	if o.TimestampValue == nil {
 		return o.Timestamp, nil
 	}
@@ -748,7 +550,7 @@ func (c *conn) offsetMillis(o planner.OffsetSpec, b *binder) (int64, error) {
 }
 
 // stopOffsets lists, per bucket, the offset a scan stopping at a time ends at.
-func (c *conn) stopOffsets(ctx context.Context, path flussrpc.TablePath, parts []string, o planner.OffsetSpec, b *binder) (map[bucketRef]int64, error) {
+func (c *Session) stopOffsets(ctx context.Context, path flussrpc.TablePath, parts []string, o planner.OffsetSpec, b *binder) (map[bucketRef]int64, error) {
 	ms, err := c.offsetMillis(o, b)
 	if err != nil {
 		return nil, err
@@ -846,113 +648,3 @@ func (s *logSource) next(ctx context.Context) ([][]any, error) {
 }
 
 func (s *logSource) close() { s.sc.Close() }
-
-// ---------------------------------------------------------------------------
-// P6: primary-key table scans
-
-func (c *conn) kvScan(ctx context.Context, p *planner.KvScan, b *binder) (scanSource, scanPipeline, error) {
-	pl := scanPipeline{limit: -1}
-	h, err := c.handle(ctx, p.Table)
-	if err != nil {
-		return nil, pl, err
-	}
-	names := schemaNames(h)
-	if pl.filter, err = compileFilter(p.Filter, names, b); err != nil {
-		return nil, pl, err
-	}
-	pl.proj = p.Projection.Indexes
-	if len(pl.proj) == len(names) {
-		identity := true
-		for i, j := range pl.proj {
-			identity = identity && i == j
-		}
-		if identity {
-			pl.proj = nil
-		}
-	}
-	if pl.limit, err = bindCount(p.Limit, b, -1, "LIMIT"); err != nil {
-		return nil, pl, err
-	}
-	if pl.offset, err = bindCount(p.Offset, b, 0, "OFFSET"); err != nil {
-		return nil, pl, err
-	}
-	if pl.limit == 0 {
-		return &sliceSource{rows: [][]any{}}, pl, nil
-	}
-	parts, err := c.partitions(ctx, h, p.PartitionFilter, names, b)
-	if err != nil {
-		return nil, pl, err
-	}
-	maxRows := p.MaxRows
-	if maxRows <= 0 {
-		maxRows = planner.DefaultScanMaxRows
-	}
-	capErr := func() error {
-		return &planner.Error{Clause: "fluss.scan.max-rows", Msg: fmt.Sprintf("result exceeds fluss.scan.max-rows=%d for a primary-key table scan; add LIMIT, narrow by partition, or raise the limit", maxRows)}
-	}
-	return &kvSource{t: h.t, buckets: buckets(h, parts), maxRows: maxRows, capErr: capErr}, pl, nil
-}
-
-// kvSource reads the current state of a primary-key table bucket by
-// bucket: with SCAN_KV where the server has it (Fluss 1.x), otherwise with
-// LIMIT_SCAN(maxRows+1), failing when a bucket or the total exceeds
-// maxRows, because then the result would silently be incomplete.
-type kvSource struct {
-	t        *flussrpc.Table
-	buckets  []bucketRef
-	pos      int
-	cur      *flussrpc.KVScanner
-	useLimit bool
-	maxRows  int64
-	scanned  int64
-	capErr   func() error
-}
-
-func (s *kvSource) next(ctx context.Context) ([][]any, error) {
-	for {
-		if s.cur != nil {
-			rows, err := s.cur.Next(ctx)
-			if errors.Is(err, io.EOF) {
-				s.cur = nil
-				continue
-			}
-			return rows, err
-		}
-		if s.pos >= len(s.buckets) {
-			return nil, io.EOF
-		}
-		br := s.buckets[s.pos]
-		s.pos++
-		if !s.useLimit {
-			sc, err := s.t.NewKVScanner(ctx, br.partition, br.bucket)
-			switch {
-			case errors.Is(err, flussrpc.ErrKVScanUnsupported):
-				s.useLimit = true
-			case err != nil:
-				return nil, err
-			default:
-				s.cur = sc
-				continue
-			}
-		}
-		rows, err := s.t.LimitScan(ctx, br.partition, br.bucket, int(s.maxRows+1))
-		if err != nil {
-			return nil, err
-		}
-		s.scanned += int64(len(rows))
-		if s.scanned > s.maxRows {
-			return nil, s.capErr()
-		}
-		if len(rows) > 0 {
-			return rows, nil
-		}
-	}
-}
-
-func (s *kvSource) close() {
-	if s.cur != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		s.cur.Close(ctx)
-		cancel()
-	}
-}

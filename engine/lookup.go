@@ -1,0 +1,173 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/planner"
+)
+
+// Point and prefix lookups: planner.Lookup and planner.PrefixLookup.
+
+// lookupParallelism bounds the lookups of one IN list in flight at once;
+// the lookuper batches concurrent calls per server, so a few dozen
+// goroutines turn a long IN list into a handful of requests.
+const lookupParallelism = 64
+
+// parallel runs f(0..n-1) with at most lookupParallelism at a time and
+// returns the first error.
+func parallel(ctx context.Context, n int, f func(ctx context.Context, i int) error) error {
+	if n == 1 {
+		return f(ctx, 0)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sem := make(chan struct{}, lookupParallelism)
+	var wg sync.WaitGroup
+	var once sync.Once
+	var first error
+	for i := 0; i < n; i++ {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := f(ctx, i); err != nil {
+				once.Do(func() { first = err; cancel() })
+			}
+		}()
+	}
+	wg.Wait()
+	if first == nil {
+		first = ctx.Err()
+	}
+	return first
+}
+
+// distinctKeys binds keys and drops repeated ones (k IN (1, 1) returns the
+// row once, as in SQL).
+func distinctKeys(want, planCols []string, keys [][]planner.Value, b *binder) ([][]any, error) {
+	out := make([][]any, 0, len(keys))
+	seen := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		key, err := lookupKey(want, planCols, k, b)
+		if err != nil {
+			return nil, err
+		}
+		if len(keys) > 1 {
+			id := fmt.Sprintf("%#v", key)
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+		}
+		out = append(out, key)
+	}
+	return out, nil
+}
+
+func (c *Session) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][]any, error) {
+	h, err := c.handle(ctx, p.Table)
+	if err != nil {
+		return nil, err
+	}
+	lk, err := c.lookuperFor(h, p.Options)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := distinctKeys(lk.KeyColumns(), p.KeyColumns, p.Keys, b)
+	if err != nil {
+		return nil, err
+	}
+	filter, err := compileFilter(p.Residual, schemaNames(h), b)
+	if err != nil {
+		return nil, err
+	}
+	found := make([][]any, len(keys))
+	err = parallel(ctx, len(keys), func(ctx context.Context, i int) error {
+		row, ok, err := lk.Lookup(ctx, keys[i])
+		if ok {
+			found[i] = row
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c.finishLookup(found, filter, p.Projection, p.Limit, p.Offset, b)
+}
+
+// lookuperFor picks the lookuper of a point lookup. The hint
+// 'lookup.insert-if-not-exists'='true' selects one that inserts the keys
+// it does not find; that makes the SELECT a write, acknowledged by every
+// in-sync replica (see flussrpc.LookupOptions.InsertIfNotExists). The key
+// exists only as a hint (SET and the DSN refuse it): the planner checked
+// that this table hands out ids, whereas a session-wide value would turn
+// lookups of any table into writes.
+func (c *Session) lookuperFor(h *tableHandle, hints planner.Options) (*flussrpc.Lookuper, error) {
+	if !strings.EqualFold(strings.TrimSpace(hints["lookup.insert-if-not-exists"]), "true") {
+		return h.pointLookuper()
+	}
+	return h.insertLookuper()
+}
+
+// finishLookup filters, projects and windows looked-up rows (nil = not
+// found), keeping the order of the keys.
+func (c *Session) finishLookup(found [][]any, filter *rowFilter, proj planner.Projection, limit, offset *planner.Value, b *binder) ([][]any, error) {
+	var out [][]any
+	for _, row := range found {
+		if row == nil {
+			continue
+		}
+		ok, err := filter.match(row)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, project(row, proj.Indexes))
+		}
+	}
+	return window(out, limit, offset, b)
+}
+
+func (c *Session) prefixLookup(ctx context.Context, p *planner.PrefixLookup, b *binder) ([][]any, error) {
+	h, err := c.handle(ctx, p.Table)
+	if err != nil {
+		return nil, err
+	}
+	lk, err := h.prefixLookuper(p.PrefixColumns)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := distinctKeys(p.PrefixColumns, p.PrefixColumns, p.Prefixes, b)
+	if err != nil {
+		return nil, err
+	}
+	filter, err := compileFilter(p.Residual, schemaNames(h), b)
+	if err != nil {
+		return nil, err
+	}
+	found := make([][][]any, len(keys))
+	err = parallel(ctx, len(keys), func(ctx context.Context, i int) error {
+		rows, err := lk.Lookup(ctx, keys[i])
+		found[i] = rows
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var all [][]any
+	for _, rows := range found {
+		all = append(all, rows...)
+	}
+	return c.finishLookup(all, filter, p.Projection, p.Limit, p.Offset, b)
+}
