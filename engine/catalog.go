@@ -4,95 +4,39 @@ import (
 	"context"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/planner"
 )
 
 // Catalog is the table metadata every session of one native client
-// shares: the planner's view of tables (a short-lived TableInfo cache) and
-// the open tables with their lookupers, which batch concurrent lookups
-// only when every session uses the same one.
+// shares: the planner's view of tables and the open tables with their
+// lookupers, which batch concurrent lookups only when every session uses
+// the same one. Both rest on the client's shared table handles
+// (flussrpc.Client.Table), so a table's info is fetched once for planning
+// and executing a statement.
 type Catalog struct {
 	client *flussrpc.Client
-	tables tableCache
 	// handles are the open tables and their lookupers.
 	handles handleCache
 }
 
 // NewCatalog returns an empty catalog over client.
 func NewCatalog(client *flussrpc.Client) *Catalog {
-	return &Catalog{client: client, tables: tableCache{client: client, byPath: make(map[flussrpc.TablePath]cachedTable)}}
+	return &Catalog{client: client}
 }
 
 // TableInfo returns the (possibly cached) info of a table; it makes
 // Catalog a planner.Catalog.
 func (c *Catalog) TableInfo(ctx context.Context, path flussrpc.TablePath) (*flussrpc.TableInfo, error) {
-	return c.tables.TableInfo(ctx, path)
-}
-
-// forget drops a table after DDL on it.
-func (c *Catalog) forget(path flussrpc.TablePath) { c.tables.forget(path) }
-
-// forgetDatabase drops every table of a database after DROP DATABASE.
-func (c *Catalog) forgetDatabase(db string) { c.tables.forgetDatabase(db) }
-
-var _ planner.Catalog = (*Catalog)(nil)
-
-// tableCacheTTL bounds how long a table's metadata is trusted without a
-// refresh: DDL through this driver invalidates at once, DDL by others is
-// seen at the latest after this long.
-const tableCacheTTL = 30 * time.Second
-
-// tableCache is the planner's Catalog: Admin.GetTableInfo with a short-lived
-// cache shared by all sessions of one Connector.
-type tableCache struct {
-	client *flussrpc.Client
-	mu     sync.Mutex
-	byPath map[flussrpc.TablePath]cachedTable
-}
-
-type cachedTable struct {
-	info *flussrpc.TableInfo
-	at   time.Time
-}
-
-// TableInfo returns the (possibly cached) info of a table.
-func (t *tableCache) TableInfo(ctx context.Context, path flussrpc.TablePath) (*flussrpc.TableInfo, error) {
-	t.mu.Lock()
-	ct, ok := t.byPath[path]
-	t.mu.Unlock()
-	if ok && time.Since(ct.at) < tableCacheTTL {
-		return ct.info, nil
-	}
-	info, err := t.client.Admin().GetTableInfo(ctx, path)
+	t, err := c.client.Table(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	t.mu.Lock()
-	t.byPath[path] = cachedTable{info: info, at: time.Now()}
-	t.mu.Unlock()
-	return info, nil
+	return t.Info(), nil
 }
 
-// forget drops a table after DDL on it.
-func (t *tableCache) forget(path flussrpc.TablePath) {
-	t.mu.Lock()
-	delete(t.byPath, path)
-	t.mu.Unlock()
-}
-
-// forgetDatabase drops every table of a database after DROP DATABASE.
-func (t *tableCache) forgetDatabase(db string) {
-	t.mu.Lock()
-	for p := range t.byPath {
-		if p.Database == db {
-			delete(t.byPath, p)
-		}
-	}
-	t.mu.Unlock()
-}
+var _ planner.Catalog = (*Catalog)(nil)
 
 // ---------------------------------------------------------------------------
 // Table handles, shared by the sessions of one Catalog
@@ -115,9 +59,10 @@ type tableHandle struct {
 }
 
 // handle returns the open table of plan table pt. A cached handle is
-// reused while its schema id is the plan's; otherwise the table is opened
-// again. When the server's schema is newer than the plan's, the plan is
-// stale (errStalePlan) and must be made again.
+// reused while its schema id is the plan's; otherwise the client's shared
+// handle is taken. When that one is newer than the plan (the plan was made
+// before the client saw a change), the plan is stale (errStalePlan) and
+// must be made again, against the newer info.
 func (c *Session) handle(ctx context.Context, pt planner.Table) (*tableHandle, error) {
 	hc := &c.cat.handles
 	hc.mu.Lock()
@@ -126,12 +71,11 @@ func (c *Session) handle(ctx context.Context, pt planner.Table) (*tableHandle, e
 	if h != nil && h.t.Info().SchemaID == pt.SchemaID && h.t.Info().TableID == pt.TableID {
 		return h, nil
 	}
-	t, err := c.client.OpenTable(ctx, pt.Path)
+	t, err := c.client.Table(ctx, pt.Path)
 	if err != nil {
 		return nil, err
 	}
 	if t.Info().SchemaID != pt.SchemaID || t.Info().TableID != pt.TableID {
-		c.cat.forget(pt.Path)
 		return nil, errStalePlan
 	}
 	h = &tableHandle{t: t}

@@ -10,11 +10,11 @@ import (
 )
 
 // executeDDL runs the catalog-changing plans execute hands it. Every
-// change invalidates the table cache and the session's prepared plans, so
-// that the next statement sees the new schema.
+// change invalidates the session's prepared plans (and flussrpc's Admin
+// drops the client's handles of the tables changed), so that the next
+// statement sees the new schema.
 func (c *Session) executeDDL(ctx context.Context, p planner.Plan) (err error) {
 	adm := c.client.Admin()
-	tables := c.cat
 	switch p := p.(type) {
 	case *planner.CreateDatabase:
 		err = adm.CreateDatabase(ctx, p.Name, p.Descriptor, p.IfNotExists)
@@ -25,22 +25,18 @@ func (c *Session) executeDDL(ctx context.Context, p planner.Plan) (err error) {
 			err = &flussrpc.Error{Code: flussrpc.CodeDatabaseNotEmpty, API: flussrpc.APIKeyDropDatabase,
 				Message: fmt.Sprintf("database %q is not empty; use DROP DATABASE %s CASCADE", p.Name, p.Name)}
 		}
-		tables.forgetDatabase(p.Name)
 	case *planner.AlterDatabase:
 		err = errors.New("fluss: ALTER DATABASE needs a Fluss 1.0 server (0.9 has no API for it)")
 	case *planner.CreateTable:
 		err = adm.CreateTable(ctx, p.Path, p.Descriptor, p.IfNotExists)
-		tables.forget(p.Path)
 	case *planner.DropTable:
 		for _, path := range p.Paths {
 			if err = adm.DropTable(ctx, path, p.IfExists); err != nil {
 				break
 			}
-			tables.forget(path)
 		}
 	case *planner.AlterTable:
 		err = c.alterTable(ctx, p)
-		tables.forget(p.Path)
 	case *planner.AddPartition:
 		for _, spec := range p.Specs {
 			if err = adm.CreatePartition(ctx, p.Path, spec, p.IfNotExists); err != nil {

@@ -52,7 +52,9 @@ func (a *Admin) DropDatabase(ctx context.Context, name string, ignoreIfNotExists
 		IgnoreIfNotExists: proto.Bool(ignoreIfNotExists),
 		Cascade:           proto.Bool(cascade),
 	}
-	return a.c.callCoordinator(ctx, APIKeyDropDatabase, req, &pb.DropDatabaseResponse{})
+	err := a.c.callCoordinator(ctx, APIKeyDropDatabase, req, &pb.DropDatabaseResponse{})
+	a.c.forgetDatabase(name)
+	return err
 }
 
 // ListDatabases returns the names of all databases.

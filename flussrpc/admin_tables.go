@@ -29,7 +29,9 @@ func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.Tab
 		return fmt.Errorf("flussrpc: table %s: %w", path, err)
 	}
 	req := &pb.CreateTableRequest{TablePath: pbPath(path), TableJson: js, IgnoreIfExists: proto.Bool(ignoreIfExists)}
-	return a.c.callCoordinator(ctx, APIKeyCreateTable, req, &pb.CreateTableResponse{})
+	err = a.c.callCoordinator(ctx, APIKeyCreateTable, req, &pb.CreateTableResponse{})
+	a.c.ForgetTable(path)
+	return err
 }
 
 // DropTable drops a table and all its data.
@@ -37,6 +39,7 @@ func (a *Admin) DropTable(ctx context.Context, path TablePath, ignoreIfNotExists
 	req := &pb.DropTableRequest{TablePath: pbPath(path), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
 	err := a.c.callCoordinator(ctx, APIKeyDropTable, req, &pb.DropTableResponse{})
 	a.c.meta.invalidate(PhysicalPath{TablePath: path})
+	a.c.ForgetTable(path)
 	return err
 }
 
@@ -185,5 +188,6 @@ func (a *Admin) AlterTable(ctx context.Context, path TablePath, ignoreIfNotExist
 	}
 	err := a.c.callCoordinator(ctx, APIKeyAlterTable, req, &pb.AlterTableResponse{})
 	a.c.meta.invalidate(PhysicalPath{TablePath: path})
+	a.c.ForgetTable(path)
 	return err
 }

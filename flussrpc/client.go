@@ -37,6 +37,8 @@ type Client struct {
 	cfg    Config
 	pool   *connPool
 	meta   *metadata
+	// tables are the shared handles Table returns (table.go).
+	tables tableCache
 	closed atomic.Bool
 }
 

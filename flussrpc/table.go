@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
 )
@@ -31,6 +32,68 @@ func (c *Client) OpenTable(ctx context.Context, path TablePath) (*Table, error) 
 		info:    info,
 		schemas: map[int32]schema.Schema{info.SchemaID: info.Descriptor.Schema},
 	}, nil
+}
+
+// TableTTL bounds how long Table trusts a table's info without fetching
+// it again: DDL through this client drops the handle at once, DDL by other
+// clients is seen at the latest after this long.
+const TableTTL = 30 * time.Second
+
+// tableCache holds the handles Client.Table shares. The zero value is
+// ready.
+type tableCache struct {
+	mu     sync.Mutex
+	byPath map[TablePath]cachedTable
+}
+
+type cachedTable struct {
+	t  *Table
+	at time.Time
+}
+
+// Table returns a shared handle on a table: the one handle made by the
+// first call, until TableTTL passed or ForgetTable (or DDL through this
+// client) dropped it. Code that plans statements and code that writes or
+// looks up rows both use it, so a table's info is fetched once for both.
+// OpenTable makes a fresh, unshared handle instead.
+func (c *Client) Table(ctx context.Context, path TablePath) (*Table, error) {
+	tc := &c.tables
+	tc.mu.Lock()
+	ct, ok := tc.byPath[path]
+	tc.mu.Unlock()
+	if ok && time.Since(ct.at) < TableTTL {
+		return ct.t, nil
+	}
+	t, err := c.OpenTable(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	tc.mu.Lock()
+	if tc.byPath == nil {
+		tc.byPath = make(map[TablePath]cachedTable)
+	}
+	tc.byPath[path] = cachedTable{t: t, at: time.Now()}
+	tc.mu.Unlock()
+	return t, nil
+}
+
+// ForgetTable drops the shared handle of a table, so that the next Table
+// call fetches its info again. Admin's DDL calls do it themselves.
+func (c *Client) ForgetTable(path TablePath) {
+	c.tables.mu.Lock()
+	delete(c.tables.byPath, path)
+	c.tables.mu.Unlock()
+}
+
+// forgetDatabase drops the shared handles of every table of a database.
+func (c *Client) forgetDatabase(db string) {
+	c.tables.mu.Lock()
+	for p := range c.tables.byPath {
+		if p.Database == db {
+			delete(c.tables.byPath, p)
+		}
+	}
+	c.tables.mu.Unlock()
 }
 
 // Info returns the table's info as of OpenTable. Callers must not modify it.
