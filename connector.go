@@ -116,4 +116,3 @@ func (c *Connector) clientConfig() flussrpc.Config {
 		RequestTimeout: c.cfg.RequestTimeout,
 	}
 }
-

@@ -37,9 +37,9 @@ type Client struct {
 	cfg    Config
 	pool   *connPool
 	meta   *metadata
+	closed atomic.Bool
 	// tables are the shared handles Table returns (table.go).
 	tables tableCache
-	closed atomic.Bool
 }
 
 // ErrClientClosed is returned by calls on a closed Client.
