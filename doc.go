@@ -2,9 +2,13 @@
 // dialect that accepts the Flink SQL Fluss users already write.
 //
 // Fluss runs no SQL on its servers: every statement is parsed (package
-// parser) and planned (package planner) in the client, and executed as
-// native Fluss calls through package flussrpc, a complete Go client of its
-// own.
+// parser), planned (package planner) and executed (package engine) in the
+// client, as native Fluss calls through package flussrpc, a complete Go
+// client of its own. This package is the thin database/sql adapter over
+// engine: DSN and Connector, a session per pooled connection, statements,
+// rows, write-batch transactions, errors, and the Raw escape hatches
+// (Client, Admin, AppendArrow, UpsertArrow, QueryArrow). See
+// docs/architecture.md for the layers.
 //
 //	db, err := sql.Open("fluss", "fluss://127.0.0.1:9123/mydb")
 //

@@ -144,7 +144,7 @@ var driverKeys = map[string]func(*Config, string) error{
 
 // optionKeys are the Fluss option keys accepted in a DSN. Keys of the
 // scan.*, lookup.* and sink.* families follow Flink's connector options;
-// fluss.* keys are the driver's own (dialect.md §2.5).
+// fluss.* keys are the driver's own.
 var optionKeys = []string{
 	"client.writer.acks",
 	"client.writer.batch-size",

@@ -1,6 +1,6 @@
 """Peer figures for BenchmarkAppendRows / BenchmarkUpsertRows: pyfluss
 appending (or upserting) N rows of the 10-column row of
-docs/performance.md (section 3.1) to a fresh 1- or 4-bucket table.
+the driver's benchmarks to a fresh 1- or 4-bucket table.
 
     python bench/pyfluss_append.py BOOTSTRAP [--rows N] [--buckets B] [--mode M]
 

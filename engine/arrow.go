@@ -175,11 +175,11 @@ var _ array.RecordReader = (*ArrowReader)(nil)
 // Limits: rows are decoded from the wire into the codec value model and
 // built into Arrow again, so it saves the database/sql conversion per
 // value, not the decoding (flussrpc's LogScanner.PollArrow, which hands
-// out the server's Arrow batches as they are, is only built with the
-// arrowipc build tag and is the native alternative). Every read plan is
-// accepted; lookups, COUNT and LIMIT scans are read at once and come back
-// as one record. The reader fetches with ctx until it is released; keep
-// the sql.Conn open (and do not close ctx) until then.
+// out the server's Arrow batches as they are, is the native alternative).
+// Every read plan is accepted; lookups, COUNT and LIMIT scans are read at
+// once and come back as one record. The reader fetches with ctx until it
+// is released; keep ctx alive (and the session open) until then. It
+// takes one statement; args are bound as in Prepared.Run.
 func (c *Session) QueryArrow(ctx context.Context, query string, args []driver.NamedValue) (*ArrowReader, error) {
 	stmts, err := parser.ParseScript(query)
 	if err != nil {

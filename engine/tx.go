@@ -10,7 +10,7 @@ import (
 	"github.com/gofluss/fluss/planner"
 )
 
-// Write-batch transactions (dialect §2.4).
+// Write-batch transactions.
 //
 // Fluss has no transactions. With tx=batch (the DSN default) BeginTx opens
 // a client-side write batch instead, so that database/sql code, sqlx and

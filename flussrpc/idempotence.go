@@ -12,7 +12,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc/pb"
 )
 
-// Idempotent writes (protocol.md §3.2, §4.4). The writer gets one writer id
+// Idempotent writes. The writer gets one writer id
 // from INIT_WRITER; every bucket numbers its batches 0, 1, 2, … under that
 // id, and a batch keeps its number across retries, so the server can drop
 // a batch it already appended (DUPLICATE_SEQUENCE) and refuse gaps

@@ -80,7 +80,8 @@ func (t *Table) limitScanOnce(ctx context.Context, path PhysicalPath, bucket int
 	return rows, nil
 }
 
-// decodeValueBatch decodes a value record batch (§3.11) into table rows.
+// decodeValueBatch decodes a value record batch (the KV format of
+// LIMIT_SCAN results) into table rows.
 func (t *Table) decodeValueBatch(ctx context.Context, b []byte) ([][]any, error) {
 	vals, err := codec.ParseValueBatch(b)
 	if err != nil {

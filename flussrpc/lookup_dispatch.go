@@ -19,7 +19,7 @@ import (
 // while a request is in flight wait for it and then leave together in the
 // next request, one entry per bucket. There is no linger timer: a lone
 // caller pays one round trip, concurrent callers are coalesced by the round
-// trip itself (performance.md §5.5). Java and Rust instead drain a queue
+// trip itself. Java and Rust instead drain a queue
 // for up to 100 ms, which puts that much latency on every synchronous
 // lookup.
 

@@ -15,7 +15,7 @@ import (
 
 // End-to-end writer benchmarks against the cluster: rows/s from the first
 // Append to the return of Flush (every row acknowledged, acks=all), on the
-// 10-column row of docs/performance.md §3.1 (~128 B as Arrow).
+// 10-column row of the benchmarks (~128 B as Arrow).
 //
 //	go test -run '^$' -bench 'AppendRows|UpsertRows' -benchtime 1000000x ./flussrpc/
 

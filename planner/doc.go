@@ -5,12 +5,13 @@
 //
 // Fluss runs no SQL on its servers, so every statement is checked here
 // against the table's metadata, which the planner reads through the small
-// Catalog interface (the driver backs it with a cached GetTableInfo; tests
-// use an in-memory fake). A statement that cannot be served by native
+// Catalog interface (package engine backs it with the client's shared table
+// handles; tests use an in-memory fake). A statement that cannot be served by native
 // calls is rejected with an *Error whose message starts with "fluss:",
 // names the offending clause and says what would work instead.
 //
-// Plans hold no closures and do no I/O. Values inside a plan are either
+// Plans hold no closures and do no I/O, and the package imports no network
+// code: table metadata comes as flussrpc/schema values. Values inside a plan are either
 // literals already converted to the target column's type or references to
 // statement parameters (with the type the argument must be converted to);
 // the executor binds the arguments and runs the plan. Every query plan

@@ -22,8 +22,8 @@ func plan(t testing.TB, cat Catalog, sess *Session, sql string) (Plan, error) {
 	return Build(context.Background(), st, cat, sess)
 }
 
-// TestRejections checks the clause and the exact text of the §2.3
-// rejections.
+// TestRejections checks the clause and the exact text of the
+// statements the dialect refuses.
 func TestRejections(t *testing.T) {
 	cat := newFakeCatalog(t)
 	tests := []struct {

@@ -164,7 +164,7 @@ type TableKeys struct {
 // by this package.
 var ErrKeyEncodingUnsupported = errors.New("codec: key encoding not implemented")
 
-// NewTableKeys derives the encoders for a table (protocol.md §3.12) from its
+// NewTableKeys derives the key and bucket encoders for a table from its
 // descriptor: physical primary key, effective bucket keys, lake format and
 // kv format version.
 func NewTableKeys(d *schema.TableDescriptor) (*TableKeys, error) {

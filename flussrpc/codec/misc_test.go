@@ -10,7 +10,7 @@ import (
 )
 
 func TestBucketingVectors(t *testing.T) {
-	// protocol.md §3.13 / fluss-rust bucketing tests / Java bucketing tests.
+	// Vectors of the fluss-rust and Java bucketing tests.
 	cases := []struct {
 		key           []byte
 		n             int

@@ -11,7 +11,7 @@ import (
 
 const benchRows = 8192
 
-// benchColumns is the 10-column row of performance.md §3.1: ids and a
+// benchColumns is the 10-column row of the benchmarks: ids and a
 // timestamp, two doubles, an int, a boolean and strings of 8/16/48 bytes.
 func benchColumns() []schema.Column {
 	return []schema.Column{

@@ -58,15 +58,4 @@
 // the payload. RowBuilder and Decoder hold memory until their own Release.
 // Encoder holds none between calls and is safe for concurrent use;
 // RowBuilder and Decoder are not.
-//
-// # Build tag
-//
-// The files that need arrow-go's array and ipc packages (Encoder, Decoder,
-// RowBuilder and their tests) carry the build constraint "arrowipc",
-// because those packages pull in modules (github.com/klauspost/compress,
-// github.com/pierrec/lz4/v4, github.com/zeebo/xxh3,
-// github.com/klauspost/cpuid/v2) that go.mod does not list yet; go.sum
-// already has their hashes. Once go.mod requires them the constraint lines
-// can be deleted. Without the tag only the schema mapping and the message
-// validator are built.
 package arrowipc

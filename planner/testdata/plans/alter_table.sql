@@ -1,4 +1,4 @@
--- ALTER TABLE, partitions, DROP TABLE (§1.6, §2.3).
+-- ALTER TABLE, partitions, DROP TABLE.
 ALTER TABLE orders SET ('table.log.ttl' = '3d', 'scan.startup.mode' = 'latest')
 
 ALTER TABLE orders RESET ('table.log.ttl', 'my.key')

@@ -1,4 +1,4 @@
--- Virtual tables $changelog and $binlog (§1.12, P7, P8).
+-- Virtual tables $changelog and $binlog.
 SELECT * FROM `orders$changelog`
 
 SELECT _change_type, order_id FROM `orders$changelog` LIMIT 10

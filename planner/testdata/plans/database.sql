@@ -1,4 +1,4 @@
--- Databases (§2.3 "Databases").
+-- Databases.
 CREATE DATABASE shop
 
 CREATE DATABASE IF NOT EXISTS shop COMMENT 'the shop' WITH ('owner' = 'me')

@@ -1,4 +1,4 @@
--- INSERT / UPSERT / REPLACE (§1.8, §2.3 "Writes").
+-- INSERT / UPSERT / REPLACE.
 INSERT INTO events VALUES (1, 'a', 1.5, TIMESTAMP '2024-01-01 12:00:00.123'), (2, NULL, -3, '2024-01-02 00:00:00')
 
 INSERT INTO events (id, name) VALUES (?, ?)

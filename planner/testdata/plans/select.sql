@@ -1,4 +1,4 @@
--- The SELECT planner P1–P9 (§2.3 "Reads").
+-- The SELECT planner P1–P9.
 -- P1 point lookups.
 SELECT * FROM orders WHERE order_id = 1
 

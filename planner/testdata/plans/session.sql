@@ -1,4 +1,4 @@
--- Session and catalog statements (§2.3 "Session and catalog").
+-- Session and catalog statements.
 CREATE CATALOG fluss_catalog WITH ('type' = 'fluss', 'bootstrap.servers' = 'localhost:9123')
 
 CREATE CATALOG pg WITH ('type' = 'jdbc')

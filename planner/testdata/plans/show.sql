@@ -1,4 +1,4 @@
--- SHOW / DESCRIBE (§2.3 "Introspection").
+-- SHOW / DESCRIBE.
 SHOW TABLES
 
 SHOW FULL TABLES FROM shop LIKE 'o%'

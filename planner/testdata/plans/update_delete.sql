@@ -1,4 +1,4 @@
--- UPDATE and DELETE (§1.9, §2.3).
+-- UPDATE and DELETE.
 UPDATE orders SET status = 'paid' WHERE order_id = 1
 
 UPDATE orders SET status = ?, amount = ? WHERE order_id = ?
