@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -151,46 +150,30 @@ type bucketRef struct {
 // partition filter (names is the row shape the filter was planned on):
 // [""] for a non-partitioned table.
 func (c *Session) partitions(ctx context.Context, h *tableHandle, pf []planner.Predicate, names []string, b *binder) ([]string, error) {
-	d := &h.t.Info().Descriptor
-	if !d.IsPartitioned() {
-		return []string{""}, nil
-	}
 	filter, err := compileFilter(pf, names, b)
 	if err != nil {
 		return nil, err
 	}
-	infos, err := c.client.Admin().ListPartitionInfos(ctx, h.t.Path(), nil)
-	if err != nil {
-		return nil, err
+	if filter == nil {
+		return h.t.Partitions(ctx, nil, nil)
 	}
-	var out []string
-	for _, info := range infos {
-		if filter != nil {
-			row := make([]any, len(names))
-			for _, pv := range info.Spec {
-				i := slices.Index(names, pv.Key)
-				ci := d.Schema.ColumnIndex(pv.Key)
-				if i < 0 || ci < 0 {
-					continue
-				}
-				v, err := typeconv.ToValue(d.Schema.Columns[ci].Type.WithNullable(true), pv.Value, c.cfg.Location)
-				if err != nil {
-					return nil, fmt.Errorf("fluss: partition %s: %w", info.Name(), err)
-				}
-				row[i] = v
-			}
-			ok, err := filter.match(row)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
+	sch := &h.t.Info().Descriptor.Schema
+	return h.t.Partitions(ctx, nil, func(info flussrpc.PartitionInfo) (bool, error) {
+		row := make([]any, len(names))
+		for _, pv := range info.Spec {
+			i := slices.Index(names, pv.Key)
+			ci := sch.ColumnIndex(pv.Key)
+			if i < 0 || ci < 0 {
 				continue
 			}
+			v, err := typeconv.ToValue(sch.Columns[ci].Type.WithNullable(true), pv.Value, c.cfg.Location)
+			if err != nil {
+				return false, fmt.Errorf("fluss: partition %s: %w", info.Name(), err)
+			}
+			row[i] = v
 		}
-		out = append(out, info.Name())
-	}
-	slices.Sort(out)
-	return out, nil
+		return filter.match(row)
+	})
 }
 
 // buckets lists every bucket of the given partitions.
@@ -208,10 +191,9 @@ func buckets(h *tableHandle, parts []string) []bucketRef {
 // ---------------------------------------------------------------------------
 // P3: COUNT(*)
 
-// count answers COUNT(*): primary-key tables from the servers' row counts
-// (GET_TABLE_STATS; the planner already refused tables with the WAL
-// changelog image, which keep none), log tables as the number of records
-// between the earliest and the latest offset of every bucket.
+// count answers COUNT(*) from flussrpc's row counts (Table.RowCount; the
+// planner already refused primary-key tables with the WAL changelog image,
+// which keep none).
 func (c *Session) count(ctx context.Context, p *planner.Count, b *binder) ([][]any, error) {
 	h, err := c.handle(ctx, p.Table)
 	if err != nil {
@@ -221,32 +203,13 @@ func (c *Session) count(ctx context.Context, p *planner.Count, b *binder) ([][]a
 	if err != nil {
 		return nil, err
 	}
-	adm := c.client.Admin()
 	var total int64
 	for _, part := range parts {
-		if p.PrimaryKey {
-			counts, err := adm.GetTableStats(ctx, p.Table.Path, part, nil)
-			if err != nil {
-				return nil, err
-			}
-			for _, n := range counts {
-				total += n
-			}
-			continue
-		}
-		early, err := adm.ListOffsets(ctx, p.Table.Path, part, nil, flussrpc.OffsetEarliest())
+		n, err := h.t.RowCount(ctx, part)
 		if err != nil {
 			return nil, err
 		}
-		late, err := adm.ListOffsets(ctx, p.Table.Path, part, nil, flussrpc.OffsetLatest())
-		if err != nil {
-			return nil, err
-		}
-		for bk, l := range late {
-			if n := l - early[bk]; n > 0 {
-				total += n
-			}
-		}
+		total += n
 	}
 	return [][]any{{total}}, nil
 }
@@ -460,24 +423,22 @@ func (c *Session) logScan(ctx context.Context, spec logScanSpec, b *binder) (sca
 	if err != nil {
 		return nil, pl, err
 	}
-	bounded := spec.stop.Kind != planner.OffsetNone
-	sc, err := h.t.NewLogScanner(flussrpc.LogScanOptions{Columns: request, Bounded: bounded})
+	opts := flussrpc.LogScanOptions{Columns: request, Bounded: spec.stop.Kind != planner.OffsetNone}
+	if spec.stop.Kind == planner.OffsetTimestamp {
+		// scan.stop.timestamp: each bucket ends at its offset for that time.
+		ms, err := c.offsetMillis(spec.stop, b)
+		if err != nil {
+			return nil, pl, err
+		}
+		opts.Stop = flussrpc.ScanToTimestamp(ms)
+	}
+	sc, err := h.t.NewLogScanner(opts)
 	if err != nil {
 		return nil, pl, err
 	}
 	src := &logSource{sc: sc, changelog: spec.changelog, wait: c.pollWait()}
 	if spec.binlog {
 		src.before = map[bucketRef][]any{}
-	}
-	var stopAt map[bucketRef]int64
-	if spec.stop.Kind == planner.OffsetTimestamp {
-		// scan.stop.timestamp: each bucket ends at its offset for that
-		// time; the scanner itself stops at the latest offsets.
-		if stopAt, err = c.stopOffsets(ctx, spec.table.Path, parts, spec.stop, b); err != nil {
-			sc.Close()
-			return nil, pl, err
-		}
-		src.stops = map[bucketRef]int64{}
 	}
 	partitioned := h.t.Info().Descriptor.IsPartitioned()
 	for _, br := range brs {
@@ -491,18 +452,6 @@ func (c *Session) logScan(ctx context.Context, spec logScanSpec, b *binder) (sca
 			sc.Close()
 			return nil, pl, err
 		}
-		if stopAt != nil {
-			stop, ok := stopAt[br]
-			if pos, _ := sc.Position(br.partition, br.bucket); !ok || pos >= stop {
-				sc.Unsubscribe(br.partition, br.bucket)
-				continue
-			}
-			src.stops[br] = stop
-		}
-	}
-	if stopAt != nil && len(src.stops) == 0 {
-		sc.Close()
-		return &sliceSource{rows: [][]any{}}, pl, nil
 	}
 	return src, pl, nil
 }
@@ -529,7 +478,10 @@ func (c *Session) scanStart(o planner.OffsetSpec, b *binder) (func(bucket int32)
 	return func(int32) flussrpc.ScanStart { return flussrpc.ScanFromEarliest() }, nil
 }
 
-// offsetMillis is the epoch-millisecond time of a TIMESTAMP offset spec.
+// offsetMillis is the epoch-millisecond time of a TIMESTAMP offset spec:
+// the one conversion of scan positions and SHOW OFFSETS ... AT TIMESTAMP,
+// for TIMESTAMP_LTZ and TIMESTAMP values alike (a TIMESTAMP's wall clock
+// read as UTC).
 func (c *Session) offsetMillis(o planner.OffsetSpec, b *binder) (int64, error) {
 	if o.TimestampValue == nil {
 		return o.Timestamp, nil
@@ -546,26 +498,7 @@ func (c *Session) offsetMillis(o planner.OffsetSpec, b *binder) (int64, error) {
 	case int64:
 		return ts, nil
 	}
-	return 0, fmt.Errorf("fluss: a scan position needs a timestamp, got %T", v)
-}
-
-// stopOffsets lists, per bucket, the offset a scan stopping at a time ends at.
-func (c *Session) stopOffsets(ctx context.Context, path flussrpc.TablePath, parts []string, o planner.OffsetSpec, b *binder) (map[bucketRef]int64, error) {
-	ms, err := c.offsetMillis(o, b)
-	if err != nil {
-		return nil, err
-	}
-	out := map[bucketRef]int64{}
-	for _, part := range parts {
-		offs, err := c.client.Admin().ListOffsets(ctx, path, part, nil, flussrpc.OffsetAtTimestamp(ms))
-		if err != nil {
-			return nil, err
-		}
-		for bk, off := range offs {
-			out[bucketRef{part, bk}] = off
-		}
-	}
-	return out, nil
+	return 0, fmt.Errorf("fluss: an offset position needs a timestamp, got %T", v)
 }
 
 // logSource reads a LogScanner. Rows are the scanner's projected columns,
@@ -575,9 +508,6 @@ type logSource struct {
 	sc        *flussrpc.LogScanner
 	changelog bool
 	wait      time.Duration
-	// stops holds the end offsets of a scan with scan.stop.timestamp, for
-	// the buckets not yet there (nil otherwise).
-	stops map[bucketRef]int64
 	// before is set for $binlog: the update_before row of each bucket
 	// waiting for its update_after.
 	before map[bucketRef][]any
@@ -607,9 +537,6 @@ func (s *logSource) binlogRow(r *flussrpc.ScanRecord) []any {
 
 func (s *logSource) next(ctx context.Context) ([][]any, error) {
 	for {
-		if s.stops != nil && len(s.stops) == 0 {
-			return nil, io.EOF
-		}
 		recs, err := s.sc.Poll(ctx, s.wait)
 		if err != nil {
 			return nil, err
@@ -617,12 +544,6 @@ func (s *logSource) next(ctx context.Context) ([][]any, error) {
 		rows := make([][]any, 0, len(recs))
 		for i := range recs {
 			r := &recs[i]
-			if s.stops != nil {
-				stop, ok := s.stops[bucketRef{r.Partition, r.Bucket}]
-				if !ok || r.Offset >= stop {
-					continue
-				}
-			}
 			if s.before != nil {
 				if row := s.binlogRow(r); row != nil {
 					rows = append(rows, row)
@@ -633,12 +554,6 @@ func (s *logSource) next(ctx context.Context) ([][]any, error) {
 				rows = append(rows, append(row, r.Row...))
 			} else {
 				rows = append(rows, r.Row)
-			}
-		}
-		for br, stop := range s.stops {
-			if pos, ok := s.sc.Position(br.partition, br.bucket); !ok || pos >= stop {
-				s.sc.Unsubscribe(br.partition, br.bucket)
-				delete(s.stops, br)
 			}
 		}
 		if len(rows) > 0 {

@@ -145,23 +145,11 @@ func (c *Session) showTables(ctx context.Context, p *planner.Show) ([][]any, err
 // partitionsOf lists the partition names a per-partition SHOW covers: ""
 // for a non-partitioned table, else every partition matching spec.
 func (c *Session) partitionsOf(ctx context.Context, path flussrpc.TablePath, spec map[string]string) ([]string, error) {
-	info, err := c.cat.TableInfo(ctx, path)
+	t, err := c.client.Table(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	if !info.Descriptor.IsPartitioned() {
-		return []string{""}, nil
-	}
-	parts, err := c.client.Admin().ListPartitionInfos(ctx, path, spec)
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, len(parts))
-	for i, part := range parts {
-		names[i] = part.Name()
-	}
-	sort.Strings(names)
-	return names, nil
+	return t.Partitions(ctx, spec, nil)
 }
 
 func (c *Session) showOffsets(ctx context.Context, p *planner.Show, b *binder) ([][]any, error) {
@@ -194,18 +182,12 @@ func (c *Session) offsetSpec(o *planner.OffsetSpec, b *binder) (flussrpc.OffsetS
 	if spec, ok := rpcOffset(*o); ok {
 		return spec, nil
 	}
-	if o.Kind == planner.OffsetTimestamp && o.TimestampValue != nil {
-		v, err := b.value(*o.TimestampValue)
+	if o.Kind == planner.OffsetTimestamp {
+		ms, err := c.offsetMillis(*o, b)
 		if err != nil {
 			return flussrpc.OffsetSpec{}, err
 		}
-		switch ts := v.(type) {
-		case codec.TimestampLTZ:
-			return flussrpc.OffsetAtTimestamp(ts.Millis), nil
-		case int64:
-			return flussrpc.OffsetAtTimestamp(ts), nil
-		}
-		return flussrpc.OffsetSpec{}, fmt.Errorf("fluss: AT TIMESTAMP needs a timestamp, got %T", v)
+		return flussrpc.OffsetAtTimestamp(ms), nil
 	}
 	return flussrpc.OffsetSpec{}, fmt.Errorf("fluss: SHOW OFFSETS cannot list %s offsets", o.Kind)
 }

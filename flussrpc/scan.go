@@ -33,6 +33,9 @@ type LogScanOptions struct {
 	// bucket's end (high watermark) when it was subscribed. Poll returns
 	// io.EOF once every subscribed bucket reached its end.
 	Bounded bool
+	// Stop moves the end of a Bounded scan; the zero value is the high
+	// watermark described above.
+	Stop ScanStop
 	// MaxFetchBytes caps the data of one fetch request (per server).
 	MaxFetchBytes int32
 	// MaxBucketFetchBytes caps the data per bucket in one fetch; the server
@@ -97,6 +100,19 @@ func ScanFromTimestamp(ms int64) ScanStart { return ScanStart{kind: scStartTimes
 
 // ScanFromOffset starts at an explicit log offset.
 func ScanFromOffset(offset int64) ScanStart { return ScanStart{kind: scStartOffset, value: offset} }
+
+// ScanStop is where a bounded scan ends each bucket. The zero value ends
+// it at its high watermark as of subscription.
+type ScanStop struct {
+	atTime bool
+	ms     int64
+}
+
+// ScanToTimestamp ends each bucket before its first record committed at or
+// after ms milliseconds since the epoch, and never after the high
+// watermark. Servers refuse a time later than their clock
+// (ErrInvalidTimestamp) when the bucket is subscribed.
+func ScanToTimestamp(ms int64) ScanStop { return ScanStop{atTime: true, ms: ms} }
 
 // String describes the start position.
 func (s ScanStart) String() string {
@@ -298,6 +314,15 @@ func (s *LogScanner) resolveStart(ctx context.Context, path PhysicalPath, bucket
 	if s.opts.Bounded {
 		if end, err = list(OffsetLatest()); err != nil {
 			return 0, 0, err
+		}
+		if s.opts.Stop.atTime {
+			at, err := list(OffsetAtTimestamp(s.opts.Stop.ms))
+			if err != nil {
+				return 0, 0, err
+			}
+			if at >= 0 && at < end {
+				end = at
+			}
 		}
 	}
 	switch start.kind {

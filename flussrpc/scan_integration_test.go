@@ -211,6 +211,15 @@ func TestScanStartsAndProjection(t *testing.T) {
 			if recs := read(flussrpc.LogScanOptions{}, flussrpc.ScanFromLatest()); len(recs) != 0 {
 				t.Fatalf("bounded from latest: %d records", len(recs))
 			}
+			if recs := read(flussrpc.LogScanOptions{Stop: flussrpc.ScanToTimestamp(tsMid)}, flussrpc.ScanFromEarliest()); len(recs) != 50 || recs[49].Offset != 49 {
+				t.Fatalf("to timestamp: %d records", len(recs))
+			}
+			if n, err := tbl.RowCount(ctx, ""); err != nil || n != 60 {
+				t.Fatalf("RowCount = %d, %v; want 60", n, err)
+			}
+			if parts, err := tbl.Partitions(ctx, nil, nil); err != nil || len(parts) != 1 || parts[0] != "" {
+				t.Fatalf("Partitions of a table without partitions = %q, %v", parts, err)
+			}
 			if _, err := tbl.NewLogScanner(flussrpc.LogScanOptions{Columns: []string{"a", "a"}}); err == nil {
 				t.Fatal("duplicate projection accepted")
 			}
