@@ -4,54 +4,12 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/planner"
 )
 
 // Point and prefix lookups: planner.Lookup and planner.PrefixLookup.
-
-// lookupParallelism bounds the lookups of one IN list in flight at once;
-// the lookuper batches concurrent calls per server, so a few dozen
-// goroutines turn a long IN list into a handful of requests.
-const lookupParallelism = 64
-
-// parallel runs f(0..n-1) with at most lookupParallelism at a time and
-// returns the first error.
-func parallel(ctx context.Context, n int, f func(ctx context.Context, i int) error) error {
-	if n == 1 {
-		return f(ctx, 0)
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	sem := make(chan struct{}, lookupParallelism)
-	var wg sync.WaitGroup
-	var once sync.Once
-	var first error
-	for i := 0; i < n; i++ {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			if err := f(ctx, i); err != nil {
-				once.Do(func() { first = err; cancel() })
-			}
-		}()
-	}
-	wg.Wait()
-	if first == nil {
-		first = ctx.Err()
-	}
-	return first
-}
 
 // distinctKeys binds keys and drops repeated ones (k IN (1, 1) returns the
 // row once, as in SQL).
@@ -92,14 +50,7 @@ func (c *Session) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][
 	if err != nil {
 		return nil, err
 	}
-	found := make([][]any, len(keys))
-	err = parallel(ctx, len(keys), func(ctx context.Context, i int) error {
-		row, ok, err := lk.Lookup(ctx, keys[i])
-		if ok {
-			found[i] = row
-		}
-		return err
-	})
+	found, err := lk.LookupMany(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
@@ -156,12 +107,7 @@ func (c *Session) prefixLookup(ctx context.Context, p *planner.PrefixLookup, b *
 	if err != nil {
 		return nil, err
 	}
-	found := make([][][]any, len(keys))
-	err = parallel(ctx, len(keys), func(ctx context.Context, i int) error {
-		rows, err := lk.Lookup(ctx, keys[i])
-		found[i] = rows
-		return err
-	})
+	found, err := lk.LookupMany(ctx, keys)
 	if err != nil {
 		return nil, err
 	}

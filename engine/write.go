@@ -385,22 +385,20 @@ func (c *Session) existing(ctx context.Context, h *tableHandle, idx []int, rows 
 	if err != nil {
 		return nil, err
 	}
-	found := make([]bool, len(rows))
-	err = parallel(ctx, len(rows), func(ctx context.Context, i int) error {
-		key := make([]any, len(kidx))
+	keys := make([][]any, len(rows))
+	for i, row := range rows {
+		keys[i] = make([]any, len(kidx))
 		for j, k := range kidx {
-			key[j] = rows[i][k]
+			keys[i][j] = row[k]
 		}
-		_, ok, err := lk.Lookup(ctx, key)
-		found[i] = ok
-		return err
-	})
+	}
+	found, err := lk.LookupMany(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
 	out := rows[:0]
 	for i, r := range rows {
-		if found[i] {
+		if found[i] != nil {
 			out = append(out, r)
 		}
 	}

@@ -177,16 +177,34 @@ func (r *lkRouting) route(t *Table, row []any) (PhysicalPath, int32, []byte, err
 
 // do runs one lookup through the dispatcher. found is false when the
 // partition of the key does not exist.
-func (r *lkRouting) do(ctx context.Context, path PhysicalPath, bucket int32, key []byte) (*lkCall, bool, error) {
-	call := &lkCall{ctx: ctx, path: path, bucket: bucket, key: key, retry: newRetrier(), done: make(chan struct{})}
-	r.disp.submit(call)
-	if err := call.wait(ctx); err != nil {
-		if path.Partition != "" && isMissingPartition(err) {
-			return nil, false, nil
+// do routes keys (one value per column of keyCols each), submits them
+// together so that the keys of one server leave in one request (per
+// MaxBatchKeys), and waits for every answer. A key whose partition does
+// not exist gets a nil call.
+func (r *lkRouting) do(ctx context.Context, t *Table, keyCols []int, keys [][]any) ([]*lkCall, error) {
+	calls := make([]*lkCall, len(keys))
+	for i, key := range keys {
+		full, err := r.fullRow(keyCols, key)
+		if err != nil {
+			return nil, err
 		}
-		return nil, false, err
+		path, bucket, kb, err := r.route(t, full)
+		if err != nil {
+			return nil, err
+		}
+		calls[i] = &lkCall{ctx: ctx, path: path, bucket: bucket, key: kb, retry: newRetrier(), done: make(chan struct{})}
 	}
-	return call, true, nil
+	r.disp.submit(calls...)
+	for i, call := range calls {
+		if err := call.wait(ctx); err != nil {
+			if call.path.Partition != "" && isMissingPartition(err) {
+				calls[i] = nil
+				continue
+			}
+			return nil, err
+		}
+	}
+	return calls, nil
 }
 
 // isMissingPartition reports whether err says the partition of a lookup
@@ -206,23 +224,33 @@ func isMissingPartition(err error) bool {
 // LookupOptions.InsertIfNotExists) inserts a missing key first, so it
 // finds every key.
 func (l *Lookuper) Lookup(ctx context.Context, key []any) (row []any, found bool, err error) {
-	full, err := l.fullRow(l.keyCols, key)
+	rows, err := l.LookupMany(ctx, [][]any{key})
+	if err != nil || rows[0] == nil {
+		return nil, false, err
+	}
+	return rows[0], true, nil
+}
+
+// LookupMany looks up several keys at once, as Lookup does each: rows[i]
+// is the row of keys[i], nil when there is none. The keys are grouped by
+// server and bucket before anything is sent, so n keys cost one request
+// per server (per MaxBatchKeys) and no goroutine per key. The first error
+// fails the call.
+func (l *Lookuper) LookupMany(ctx context.Context, keys [][]any) ([][]any, error) {
+	calls, err := l.do(ctx, l.t, l.keyCols, keys)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	path, bucket, kb, err := l.route(l.t, full)
-	if err != nil {
-		return nil, false, err
+	rows := make([][]any, len(keys))
+	for i, call := range calls {
+		if call == nil || call.value == nil {
+			continue
+		}
+		if rows[i], err = l.decodeValue(ctx, call.value); err != nil {
+			return nil, err
+		}
 	}
-	call, ok, err := l.do(ctx, path, bucket, kb)
-	if err != nil || !ok || call.value == nil {
-		return nil, false, err
-	}
-	row, err = l.decodeValue(ctx, call.value)
-	if err != nil {
-		return nil, false, err
-	}
-	return row, true, nil
+	return rows, nil
 }
 
 // decodeValue decodes a stored value ([int16 schema id][row]).
@@ -310,25 +338,34 @@ func (p *PrefixLookuper) Columns() []string { return slices.Clone(p.columns) }
 // column of Columns), mapped to the table's schema like Lookuper.Lookup
 // does. A missing partition gives no rows and no error.
 func (p *PrefixLookuper) Lookup(ctx context.Context, key []any) ([][]any, error) {
-	full, err := p.fullRow(p.keyCols, key)
+	found, err := p.LookupMany(ctx, [][]any{key})
 	if err != nil {
 		return nil, err
 	}
-	path, bucket, kb, err := p.route(p.t, full)
+	return found[0], nil
+}
+
+// LookupMany looks up several prefixes at once, grouped by server and
+// bucket like Lookuper.LookupMany: rows[i] holds the rows of keys[i].
+func (p *PrefixLookuper) LookupMany(ctx context.Context, keys [][]any) ([][][]any, error) {
+	calls, err := p.do(ctx, p.t, p.keyCols, keys)
 	if err != nil {
 		return nil, err
 	}
-	call, ok, err := p.do(ctx, path, bucket, kb)
-	if err != nil || !ok {
-		return nil, err
-	}
-	rows := make([][]any, 0, len(call.values))
-	for _, v := range call.values {
-		row, err := p.decodeValue(ctx, v)
-		if err != nil {
-			return nil, err
+	out := make([][][]any, len(keys))
+	for i, call := range calls {
+		if call == nil {
+			continue
 		}
-		rows = append(rows, row)
+		rows := make([][]any, 0, len(call.values))
+		for _, v := range call.values {
+			row, err := p.decodeValue(ctx, v)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, row)
+		}
+		out[i] = rows
 	}
-	return rows, nil
+	return out, nil
 }

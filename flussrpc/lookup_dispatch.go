@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -195,33 +196,45 @@ func newLkDispatcher(c *Client, kind lkKind, tableID int64, opts LookupOptions) 
 	return &lkDispatcher{c: c, kind: kind, tableID: tableID, opts: opts.withDefaults(), queues: make(map[int32]*lkQueue)}
 }
 
-// submit routes the call to its bucket leader and queues it there.
-func (d *lkDispatcher) submit(call *lkCall) {
-	if call.finished.Load() {
-		return
-	}
-	n, rt, err := d.c.leaderOf(call.ctx, call.path, call.bucket)
-	if err != nil {
-		d.failed(call, err)
-		return
-	}
-	call.partitionID = rt.partitionID
-	d.mu.Lock()
-	q := d.queues[n.ID]
-	if q == nil {
-		q = &lkQueue{}
-		d.queues[n.ID] = q
-	}
-	q.node = n
-	q.pending = append(q.pending, call)
-	if q.inflight >= d.opts.MaxInFlight {
+// submit routes the calls to their bucket leaders and queues them there.
+func (d *lkDispatcher) submit(calls ...*lkCall) {
+	var touched []*lkQueue
+	for _, call := range calls {
+		if call.finished.Load() {
+			continue
+		}
+		n, rt, err := d.c.leaderOf(call.ctx, call.path, call.bucket)
+		if err != nil {
+			d.failed(call, err)
+			continue
+		}
+		call.partitionID = rt.partitionID
+		d.mu.Lock()
+		q := d.queues[n.ID]
+		if q == nil {
+			q = &lkQueue{}
+			d.queues[n.ID] = q
+		}
+		q.node = n
+		q.pending = append(q.pending, call)
 		d.mu.Unlock()
-		return
+		if !slices.Contains(touched, q) {
+			touched = append(touched, q)
+		}
 	}
-	q.inflight++
-	batch := d.takeLocked(q)
-	d.mu.Unlock()
-	go d.run(q, batch)
+	// Start the servers only now, so that calls submitted together leave
+	// together instead of the first alone.
+	for _, q := range touched {
+		d.mu.Lock()
+		if q.inflight >= d.opts.MaxInFlight || len(q.pending) == 0 {
+			d.mu.Unlock()
+			continue
+		}
+		q.inflight++
+		batch := d.takeLocked(q)
+		d.mu.Unlock()
+		go d.run(q, batch)
+	}
 }
 
 // takeLocked removes up to MaxBatchKeys live calls from q.

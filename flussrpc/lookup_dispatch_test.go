@@ -239,3 +239,35 @@ func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
 	}
 	lookupReply(t, r, 0)
 }
+
+// Calls submitted together (LookupMany) leave in one request grouped by
+// bucket, not the first alone and the rest after it; MaxBatchKeys still
+// splits them.
+func TestLookupDispatchSubmitsManyTogether(t *testing.T) {
+	f := newScFakeCluster(t, 3, APIKeyLookup)
+	d := newLkDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{MaxBatchKeys: 8})
+	ctx := context.Background()
+	var calls []*lkCall
+	for i := range 10 {
+		calls = append(calls, newTestCall(ctx, f, int32(i%3), fmt.Sprintf("k%d", i)))
+	}
+	d.submit(calls...)
+	r := f.next()
+	var req pb.LookupRequest
+	_ = proto.Unmarshal(r.body, &req)
+	if len(req.GetBucketsReq()) != 3 {
+		t.Fatalf("first request has %d bucket entries, want 3", len(req.GetBucketsReq()))
+	}
+	if n := lookupReply(t, r, 0); n != 8 {
+		t.Fatalf("first request carried %d keys, want MaxBatchKeys (8)", n)
+	}
+	if n := lookupReply(t, f.next(), 0); n != 2 {
+		t.Fatalf("second request carried %d keys, want 2", n)
+	}
+	for i, c := range calls {
+		if err := c.wait(ctx); err != nil || string(c.value) != fmt.Sprintf("\x01\x00k%d", i) {
+			t.Fatalf("lookup %d: %q, %v", i, c.value, err)
+		}
+	}
+	f.none(50 * time.Millisecond)
+}
