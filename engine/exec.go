@@ -207,11 +207,7 @@ func (c *Session) resetOption(key string) {
 }
 
 func (c *Session) showOptions(p *planner.ShowOptions) driver.Rows {
-	var rows [][]any
-	for _, k := range sortedKeys(c.sess.Options) {
-		rows = append(rows, []any{k, c.sess.Options[k]})
-	}
-	return newMemRows(p.Output, rows, c.outOptions())
+	return newMemRows(p.Output, optionRowsPlain(c.sess.Options), c.outOptions())
 }
 
 func (c *Session) executeBatch(ctx context.Context, p *planner.Batch, b *binder) (driver.Rows, int64, error) {

@@ -5,7 +5,9 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -90,18 +92,9 @@ func stringRows(names []string) [][]any {
 	return rows
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 func optionRows(m map[string]string, kind string) [][]any {
 	var rows [][]any
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		rows = append(rows, []any{k, m[k], kind})
 	}
 	return rows
@@ -109,7 +102,7 @@ func optionRows(m map[string]string, kind string) [][]any {
 
 func optionRowsPlain(m map[string]string) [][]any {
 	var rows [][]any
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		rows = append(rows, []any{k, m[k]})
 	}
 	return rows

@@ -72,6 +72,8 @@ func (rw *rewriter) emit(t Token, text string) {
 	rw.out.WriteString(text)
 }
 
+// quoteBacktick back-quotes s, doubling inner back-quotes (the packages
+// above the parser use schema.Backquote).
 func quoteBacktick(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
 func quoteForSQLParser(s string) string {

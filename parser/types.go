@@ -195,7 +195,7 @@ func QuoteIdent(name string) string {
 	if plain {
 		return name
 	}
-	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+	return quoteBacktick(name)
 }
 
 // QuoteString returns s as a single-quoted SQL string literal.

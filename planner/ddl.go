@@ -1,8 +1,8 @@
 package planner
 
 import (
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -514,7 +514,7 @@ func (p *planCtx) alterTable(s *parser.AlterTable) (Plan, error) {
 			if !hasWatermark(info) {
 				return nil, errf("WATERMARK", "%s has no watermark to drop", path)
 			}
-			for _, k := range sortedKeys(info.Descriptor.CustomProperties) {
+			for _, k := range slices.Sorted(maps.Keys(info.Descriptor.CustomProperties)) {
 				if strings.HasPrefix(k, "schema.watermark.") {
 					at.OptionChanges = append(at.OptionChanges, TableChange{Kind: ChangeResetOption, Key: k})
 				}
@@ -643,13 +643,4 @@ func partitionValueText(e parser.Expr) (string, bool) {
 		return "false", true
 	}
 	return l.Text, true
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -18,29 +18,27 @@ func RenderCreateTable(info *schema.TableInfo) string {
 	return renderDef(info.Path, defFromDescriptor(&info.Descriptor))
 }
 
-func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
-
 func renderDef(path schema.TablePath, def *tableDef) string {
 	var b strings.Builder
-	b.WriteString("CREATE TABLE " + quoteName(path.Database) + "." + quoteName(path.Table) + " (")
+	b.WriteString("CREATE TABLE " + schema.Backquote(path.Database) + "." + schema.Backquote(path.Table) + " (")
 	var items []string
 	for _, c := range def.cols {
 		if c.computed {
-			s := quoteName(c.name) + " AS " + c.expr
+			s := schema.Backquote(c.name) + " AS " + c.expr
 			if c.comment != "" {
 				s += " COMMENT " + parser.QuoteString(c.comment)
 			}
 			items = append(items, s)
 			continue
 		}
-		s := quoteName(c.name) + " " + renderType(c.typ)
+		s := schema.Backquote(c.name) + " " + renderType(c.typ)
 		if c.comment != "" {
 			s += " COMMENT " + parser.QuoteString(c.comment)
 		}
 		items = append(items, s)
 	}
 	for _, w := range def.watermarks {
-		items = append(items, "WATERMARK FOR "+quoteName(w.column)+" AS "+w.expr)
+		items = append(items, "WATERMARK FOR "+schema.Backquote(w.column)+" AS "+w.expr)
 	}
 	if len(def.pk) > 0 {
 		items = append(items, "PRIMARY KEY ("+joinNames(def.pk)+") NOT ENFORCED")
@@ -74,7 +72,7 @@ func renderDef(path schema.TablePath, def *tableDef) string {
 func joinNames(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
-		q[i] = quoteName(n)
+		q[i] = schema.Backquote(n)
 	}
 	return strings.Join(q, ", ")
 }
@@ -83,7 +81,7 @@ func joinNames(names []string) string {
 // keeping field descriptions.
 func renderType(t schema.DataType) string {
 	return nestedType(t, func(schema.DataType) (string, bool) { return "", false }, func(f schema.Field, typ string) string {
-		s := quoteName(f.Name) + " " + typ
+		s := schema.Backquote(f.Name) + " " + typ
 		if f.Description != "" {
 			s += " " + parser.QuoteString(f.Description)
 		}

@@ -369,7 +369,7 @@ func flinkType(t schema.DataType) string {
 			return fmt.Sprintf("TIMESTAMP(%d) WITH LOCAL TIME ZONE", t.Precision), true
 		}
 		return "", false
-	}, func(f schema.Field, typ string) string { return quoteName(f.Name) + " " + typ })
+	}, func(f schema.Field, typ string) string { return schema.Backquote(f.Name) + " " + typ })
 }
 
 // splitIndexed splits a property key suffix "<i>.<field>".

@@ -556,7 +556,7 @@ func insertSQL(table string, cols []string, n int) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("`" + strings.ReplaceAll(c, "`", "``") + "`")
+		b.WriteString(schema.Backquote(c))
 	}
 	b.WriteString(") VALUES ")
 	tuple := "(" + strings.Repeat("?, ", len(cols)-1) + "?)"

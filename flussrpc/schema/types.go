@@ -281,8 +281,13 @@ func QuoteIdentifier(name string) string {
 	if plain {
 		return name
 	}
-	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+	return Backquote(name)
 }
+
+// Backquote returns name back-quoted with inner back-quotes doubled,
+// whatever it holds: the quoting of every identifier the module renders.
+// (Package parser, which sits below this one, has its own copy.)
+func Backquote(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }
 
 // Equal reports whether t and o describe the same type, including
 // nullability, parameters, nested types, ROW field names and descriptions.
