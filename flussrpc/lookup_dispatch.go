@@ -355,6 +355,29 @@ type lkBucketResult struct {
 	lists  [][][]byte
 }
 
+// request is the bucket entry of a lookup request (point or prefix) for
+// g: bucket, partition id (nil for none) and keys in call order.
+func (g *lkGroup) request() (bucket *int32, partition *int64, keys [][]byte) {
+	if g.key.partitionID >= 0 {
+		partition = proto.Int64(g.key.partitionID)
+	}
+	keys = make([][]byte, len(g.calls))
+	for i, c := range g.calls {
+		keys[i] = c.key
+	}
+	return proto.Int32(g.key.bucket), partition, keys
+}
+
+// lkResult starts the result of one bucket entry of a lookup response:
+// which bucket it answers and its error, if any.
+func lkResult(bucket int32, partition *int64, code int32, msg string) (lkBucketKey, lkBucketResult) {
+	k := lkBucketKey{-1, bucket}
+	if partition != nil {
+		k.partitionID = *partition
+	}
+	return k, lkBucketResult{err: ErrorFromCode(code, msg)}
+}
+
 func (d *lkDispatcher) sendPoint(ctx context.Context, node ServerNode, groups []*lkGroup) (map[lkBucketKey]lkBucketResult, error) {
 	req := &pb.LookupRequest{TableId: proto.Int64(d.tableID)}
 	if d.insert != nil {
@@ -363,14 +386,8 @@ func (d *lkDispatcher) sendPoint(ctx context.Context, node ServerNode, groups []
 		req.TimeoutMs = proto.Int32(d.insert.timeoutMs(groups))
 	}
 	for _, g := range groups {
-		b := &pb.PbLookupReqForBucket{BucketId: proto.Int32(g.key.bucket)}
-		if g.key.partitionID >= 0 {
-			b.PartitionId = proto.Int64(g.key.partitionID)
-		}
-		for _, c := range g.calls {
-			b.Keys = append(b.Keys, c.key)
-		}
-		req.BucketsReq = append(req.BucketsReq, b)
+		bucket, partition, keys := g.request()
+		req.BucketsReq = append(req.BucketsReq, &pb.PbLookupReqForBucket{BucketId: bucket, PartitionId: partition, Keys: keys})
 	}
 	var resp pb.LookupResponse
 	if err := d.c.callNode(ctx, node, APIKeyLookup, req, &resp); err != nil {
@@ -378,11 +395,7 @@ func (d *lkDispatcher) sendPoint(ctx context.Context, node ServerNode, groups []
 	}
 	out := make(map[lkBucketKey]lkBucketResult, len(resp.GetBucketsResp()))
 	for _, br := range resp.GetBucketsResp() {
-		k := lkBucketKey{-1, br.GetBucketId()}
-		if br.PartitionId != nil {
-			k.partitionID = br.GetPartitionId()
-		}
-		r := lkBucketResult{err: ErrorFromCode(br.GetErrorCode(), br.GetErrorMessage())}
+		k, r := lkResult(br.GetBucketId(), br.PartitionId, br.GetErrorCode(), br.GetErrorMessage())
 		if r.err == nil {
 			r.values = make([][]byte, len(br.GetValues()))
 			for i, v := range br.GetValues() {
@@ -399,14 +412,8 @@ func (d *lkDispatcher) sendPoint(ctx context.Context, node ServerNode, groups []
 func (d *lkDispatcher) sendPrefix(ctx context.Context, node ServerNode, groups []*lkGroup) (map[lkBucketKey]lkBucketResult, error) {
 	req := &pb.PrefixLookupRequest{TableId: proto.Int64(d.tableID)}
 	for _, g := range groups {
-		b := &pb.PbPrefixLookupReqForBucket{BucketId: proto.Int32(g.key.bucket)}
-		if g.key.partitionID >= 0 {
-			b.PartitionId = proto.Int64(g.key.partitionID)
-		}
-		for _, c := range g.calls {
-			b.Keys = append(b.Keys, c.key)
-		}
-		req.BucketsReq = append(req.BucketsReq, b)
+		bucket, partition, keys := g.request()
+		req.BucketsReq = append(req.BucketsReq, &pb.PbPrefixLookupReqForBucket{BucketId: bucket, PartitionId: partition, Keys: keys})
 	}
 	var resp pb.PrefixLookupResponse
 	if err := d.c.callNode(ctx, node, APIKeyPrefixLookup, req, &resp); err != nil {
@@ -414,11 +421,7 @@ func (d *lkDispatcher) sendPrefix(ctx context.Context, node ServerNode, groups [
 	}
 	out := make(map[lkBucketKey]lkBucketResult, len(resp.GetBucketsResp()))
 	for _, br := range resp.GetBucketsResp() {
-		k := lkBucketKey{-1, br.GetBucketId()}
-		if br.PartitionId != nil {
-			k.partitionID = br.GetPartitionId()
-		}
-		r := lkBucketResult{err: ErrorFromCode(br.GetErrorCode(), br.GetErrorMessage())}
+		k, r := lkResult(br.GetBucketId(), br.PartitionId, br.GetErrorCode(), br.GetErrorMessage())
 		if r.err == nil {
 			n := len(br.GetValueLists())
 			r.values = make([][]byte, n)
