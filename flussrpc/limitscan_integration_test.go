@@ -3,6 +3,7 @@ package flussrpc_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/gofluss/fluss/flussrpc"
@@ -68,6 +69,30 @@ func TestLimitScanPKTableAndKVScan(t *testing.T) {
 			_, err = tbl.NewKVScanner(ctx, "", 0)
 			if !errors.Is(err, flussrpc.ErrKVScanUnsupported) {
 				t.Fatalf("NewKVScanner on 0.9.1: %v", err)
+			}
+			// ScanTable falls back to LIMIT_SCAN and enforces its cap.
+			scanTable := func(maxRows int64) ([][]any, error) {
+				sc := tbl.ScanTable([]string{""}, maxRows)
+				defer sc.Close()
+				var out [][]any
+				for {
+					got, err := sc.Next(ctx)
+					if errors.Is(err, io.EOF) {
+						return out, nil
+					}
+					if err != nil {
+						return out, err
+					}
+					out = append(out, got...)
+				}
+			}
+			full, err := scanTable(12)
+			if err != nil {
+				t.Fatalf("ScanTable(cap 12): %v", err)
+			}
+			scSameRowSet(t, "ScanTable", full, rows)
+			if _, err := scanTable(11); !errors.Is(err, flussrpc.ErrRowCap) {
+				t.Fatalf("ScanTable(cap 11) of 12 rows: %v, want ErrRowCap", err)
 			}
 		})
 	}
