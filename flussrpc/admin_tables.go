@@ -44,6 +44,9 @@ func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.Tab
 	if err != nil {
 		return fmt.Errorf("flussrpc: table %s: %w", path, err)
 	}
+	if err := checkStoredSize("table "+path.String(), len(js), desc.Properties, desc.CustomProperties); err != nil {
+		return err
+	}
 	req := &pb.CreateTableRequest{TablePath: path.pb(), TableJson: js, IgnoreIfExists: proto.Bool(ignoreIfExists)}
 	return a.c.callCoordinator(ctx, APIKeyCreateTable, req, &pb.CreateTableResponse{})
 }
@@ -198,6 +201,14 @@ func (a *Admin) AlterTable(ctx context.Context, path TablePath, ignoreIfNotExist
 		if err := ch.apply(req); err != nil {
 			return fmt.Errorf("flussrpc: AlterTable on %s: %w", path, err)
 		}
+	}
+	set, size := make(map[string]string), 0
+	for _, c := range req.ConfigChanges {
+		set[c.GetConfigKey()] = c.GetConfigValue()
+		size += len(c.GetConfigKey()) + len(c.GetConfigValue())
+	}
+	if err := checkStoredSize("the option changes of table "+path.String(), size, set); err != nil {
+		return err
 	}
 	err := a.c.callCoordinator(ctx, APIKeyAlterTable, req, &pb.AlterTableResponse{})
 	a.c.meta.invalidate(PhysicalPath{TablePath: path})
