@@ -39,7 +39,13 @@ type SchemaInfo struct {
 
 // CreateTable creates a table from its descriptor. With ignoreIfExists an
 // existing table is not an error (ErrTableAlreadyExist otherwise).
-func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.TableDescriptor, ignoreIfExists bool) error {
+//
+// It returns once every bucket has a leader (of every partition, for a
+// partitioned table), so the table is usable at once; if that does not
+// happen before ctx ends (or the client's request timeout, when ctx has
+// no deadline), the error wraps ErrNoLeaders: the table exists, but needs
+// to be dropped and created again. NoLeaderWait skips the wait.
+func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.TableDescriptor, ignoreIfExists bool, opts ...CreateOption) error {
 	js, err := json.Marshal(desc)
 	if err != nil {
 		return fmt.Errorf("flussrpc: table %s: %w", path, err)
@@ -48,7 +54,13 @@ func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.Tab
 		return err
 	}
 	req := &pb.CreateTableRequest{TablePath: path.pb(), TableJson: js, IgnoreIfExists: proto.Bool(ignoreIfExists)}
-	return a.c.callCoordinator(ctx, APIKeyCreateTable, req, &pb.CreateTableResponse{})
+	if err := a.c.callCoordinator(ctx, APIKeyCreateTable, req, &pb.CreateTableResponse{}); err != nil {
+		return err
+	}
+	if applyCreateOptions(opts).noLeaderWait {
+		return nil
+	}
+	return a.waitForTableLeaders(ctx, path, desc.IsPartitioned())
 }
 
 // DropTable drops a table and all its data.
