@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 
 	"github.com/gofluss/fluss/parser"
 	"github.com/gofluss/fluss/planner"
@@ -116,6 +117,9 @@ func (s *stmt) run(ctx context.Context, i int, args []driver.NamedValue) (driver
 	if len(s.stmts) > 1 && len(args) > 0 {
 		return nil, 0, errors.New("fluss: parameters are not supported in a script of several statements")
 	}
+	if err := checkArgs(s.stmts[i], args); err != nil {
+		return nil, 0, err
+	}
 	p, err := s.plan(ctx, i)
 	if err != nil {
 		return nil, 0, err
@@ -138,6 +142,31 @@ func (s *stmt) run(ctx context.Context, i int, args []driver.NamedValue) (driver
 		return nil, 0, connError(err, s.stmts[i].Text())
 	}
 	return rows, n, nil
+}
+
+// checkArgs refuses arguments that do not fit the statement's placeholders.
+// database/sql counts them only for prepared statements, and binding only
+// looks up the arguments a placeholder asks for, so without this an extra
+// argument of Exec or Query would be dropped without a word.
+func checkArgs(st parser.Statement, args []driver.NamedValue) error {
+	if want := st.NumParams(); len(args) != want {
+		return fmt.Errorf("fluss: wrong number of arguments: the statement has %d placeholders, got %d arguments", want, len(args))
+	}
+	for _, a := range args {
+		if a.Name != "" && !hasPlaceholder(st, a.Name) {
+			return fmt.Errorf("fluss: named argument %q matches no :%s placeholder of the statement", a.Name, a.Name)
+		}
+	}
+	return nil
+}
+
+func hasPlaceholder(st parser.Statement, name string) bool {
+	for _, p := range st.Placeholders() {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // plan returns the plan of statement i, planning it when the session

@@ -351,7 +351,7 @@ func identValue(t Token) string {
 // parseHints parses the body of a /*+ ... */ token.
 func parseHints(src string, t Token) []Hint {
 	body := Pos{Line: t.Pos.Line, Column: t.Pos.Column + 3, Offset: t.Pos.Offset + 3}
-	toks, err := lexFrom(src[:t.End-2], body)
+	toks, err := lexFrom(src[:t.End-2], body, &nestGuard{})
 	if err != nil {
 		panic(bailout{err.(*Error)})
 	}
