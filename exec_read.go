@@ -44,7 +44,7 @@ func (c *conn) executeData(ctx context.Context, p planner.Plan, b *binder) (rows
 		}
 		return newMemRows(p.Output, rows, c.outOptions()), 0, true, nil
 	case *planner.Lookup, *planner.PrefixLookup, *planner.Count, *planner.LimitScan,
-		*planner.LogScan, *planner.KvScan, *planner.ChangelogScan:
+		*planner.LogScan, *planner.KvScan, *planner.ChangelogScan, *planner.Sort:
 		rows, err = c.query(ctx, p.(planner.QueryPlan), b)
 		return rows, 0, true, err
 	}
@@ -97,6 +97,9 @@ func (c *conn) openScan(ctx context.Context, p planner.QueryPlan, b *binder) (sc
 			filter: filter, maxRows: maxRows, proj: p.Projection, limit: p.Limit, offset: p.Offset}, b)
 	case *planner.KvScan:
 		return c.kvScan(ctx, p, b)
+	case *planner.Sort:
+		rows, err := c.sorted(ctx, p, b)
+		return &sliceSource{rows: nonNil(rows)}, none, err
 	}
 	return nil, none, fmt.Errorf("fluss: %s statements are not executed by this version of the driver yet", planKind(p))
 }
