@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"sort"
@@ -34,7 +35,8 @@ type Config struct {
 	// Addrs are the bootstrap servers, host:port each.
 	Addrs []string
 	// User and Password are the SASL/PLAIN credentials; empty User means
-	// no authentication. Password never appears in errors or String.
+	// no authentication. Password never appears in errors, String or any
+	// fmt verb (see Format).
 	User     string
 	Password string
 	// Database is the current database of new connections (USE changes it
@@ -271,10 +273,20 @@ func parseHosts(s string) ([]string, error) {
 	for _, h := range strings.Split(s, ",") {
 		host, port, err := net.SplitHostPort(h)
 		if err != nil {
-			if strings.Contains(h, ":") && !strings.HasPrefix(h, "[") {
+			// Without a port, the host is a bare name or a whole
+			// bracketed address: "[::1" must not pass as ::1.
+			switch {
+			case strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]"):
+				host = h[1 : len(h)-1]
+			case !strings.ContainsAny(h, ":[]"):
+				host = h
+			default:
 				return nil, fmt.Errorf("bad host:port %q", h)
 			}
-			host, port = strings.Trim(h, "[]"), strconv.Itoa(DefaultPort)
+			port = strconv.Itoa(DefaultPort)
+		}
+		if strings.HasPrefix(h, "[") && !strings.Contains(host, ":") {
+			return nil, fmt.Errorf("only an IPv6 address goes in brackets, got %q", h)
 		}
 		if !validHost(host) {
 			return nil, fmt.Errorf("bad or empty host in %q", h)
@@ -345,7 +357,7 @@ func (c *Config) setKey(k, v string) error {
 		c.Options[k] = v
 		return nil
 	}
-	if strings.HasPrefix(k, "client.security.") {
+	if strings.HasPrefix(k, "client.security.") || k == "user" || k == "username" || k == "password" {
 		return fmt.Errorf("unknown key %q: give SASL credentials as user:password@ in the DSN", k)
 	}
 	return fmt.Errorf("unknown key %q; known keys: %s", k, strings.Join(KnownKeys(), ", "))
@@ -435,6 +447,25 @@ func (c *Config) Redacted() string {
 // String is Redacted, so that printing a Config never shows the password.
 func (c *Config) String() string { return c.Redacted() }
 
+// Format makes every way of printing a Config or *Config safe: %#v prints
+// the fields as Go syntax with the password replaced by "xxxxx", %q the
+// quoted Redacted DSN, and every other verb (%v, %+v, %s) Redacted. Without
+// it %#v, and %v of a Config value, printed the password.
+func (c Config) Format(f fmt.State, verb rune) {
+	switch {
+	case verb == 'v' && f.Flag('#'):
+		if c.Password != "" {
+			c.Password = "xxxxx"
+		}
+		type config Config // the same fields, without this method
+		io.WriteString(f, "fluss.Config"+strings.TrimPrefix(fmt.Sprintf("%#v", config(c)), "fluss.config"))
+	case verb == 'q':
+		io.WriteString(f, strconv.Quote(c.Redacted()))
+	default:
+		io.WriteString(f, c.Redacted())
+	}
+}
+
 func (c *Config) format(password string) string {
 	var b strings.Builder
 	b.WriteString("fluss://")
@@ -507,49 +538,98 @@ func (c *Config) tlsQuery(q url.Values) {
 	}
 }
 
-// dsnSecret locates what may be the password in a raw DSN that may not
-// even parse: everything between the first ':' after the scheme and the
-// LAST '@'. A password may hold '/', '?' or '@', and hiding too much (an
-// '@' in a query value) is harmless where hiding too little would not be.
-func dsnSecret(dsn string) (start, end int, ok bool) {
+// dsnSecrets returns the byte ranges of a raw DSN, which may not even
+// parse, that may hold a secret: everything between the first ':' after
+// the scheme and the LAST '@' (a password may hold '/', '?' or '@'), and the
+// value of every query key that is not a DSN key (password=..., a
+// misspelt key), since nothing tells what such a value holds, and every
+// unknown piece without '='. Hiding too
+// much (an '@' in a query value) is harmless where hiding too little would
+// not be. The ranges are sorted and do not overlap.
+func dsnSecrets(dsn string) [][2]int {
+	var spans [][2]int
 	base := 0
 	if i := strings.Index(dsn, "//"); i >= 0 {
 		base = i + 2
 	}
 	rest := dsn[base:]
 	at := strings.LastIndex(rest, "@")
-	colon := strings.Index(rest, ":")
-	if at < 0 || colon < 0 || colon+1 >= at {
-		return 0, 0, false
+	if colon := strings.Index(rest, ":"); at >= 0 && colon >= 0 && colon+1 < at {
+		spans = append(spans, [2]int{base + colon + 1, base + at})
 	}
-	return base + colon + 1, base + at, true
-}
-
-// redactDSN replaces the possible password of a raw DSN with "xxxxx".
-func redactDSN(dsn string) string {
-	if s, e, ok := dsnSecret(dsn); ok {
-		return dsn[:s] + "xxxxx" + dsn[e:]
+	if q := strings.Index(dsn, "?"); q >= 0 {
+		off := q + 1
+		for _, kv := range strings.Split(dsn[q+1:], "&") {
+			k, v, ok := strings.Cut(kv, "=")
+			switch {
+			case isDSNKey(k):
+			case ok && v != "":
+				spans = append(spans, [2]int{off + len(k) + 1, off + len(kv)})
+			case !ok && kv != "":
+				// A piece without '=' may be the tail of a value with
+				// an unescaped '&' in it.
+				spans = append(spans, [2]int{off, off + len(kv)})
+			}
+			off += len(kv) + 1
+		}
 	}
-	return dsn
-}
-
-// scrubSecret removes the possible password of dsn from a message that may
-// quote parts of the DSN (an unknown key, a bad value), raw or %q-escaped.
-func scrubSecret(dsn, msg string) string {
-	s, e, ok := dsnSecret(dsn)
-	if !ok {
-		return msg
-	}
-	// An unescaped '/', '?', '&' or '=' in a password makes the parser cut
-	// it apart and quote pieces of it; hide every piece, and the whole.
-	pieces := strings.FieldsFunc(dsn[s:e], func(r rune) bool { return strings.ContainsRune("/?&=,@", r) })
-	for _, p := range append(pieces, dsn[s:e]) {
-		if len(p) < 3 {
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	var merged [][2]int
+	for _, sp := range spans {
+		if n := len(merged); n > 0 && sp[0] <= merged[n-1][1] {
+			merged[n-1][1] = max(merged[n-1][1], sp[1])
 			continue
 		}
-		quoted := strconv.Quote(p)
-		msg = strings.ReplaceAll(msg, quoted[1:len(quoted)-1], "xxxxx")
-		msg = strings.ReplaceAll(msg, p, "xxxxx")
+		merged = append(merged, sp)
+	}
+	return merged
+}
+
+// isDSNKey reports whether the raw (still escaped) query key k is one the
+// DSN knows, whose value is therefore no secret.
+func isDSNKey(k string) bool {
+	k, err := url.QueryUnescape(k)
+	if err != nil {
+		return false
+	}
+	_, driver := driverKeys[k]
+	return driver || isOptionKey(k)
+}
+
+// redactDSN replaces whatever may be a secret in a raw DSN with "xxxxx".
+func redactDSN(dsn string) string {
+	var b strings.Builder
+	last := 0
+	for _, sp := range dsnSecrets(dsn) {
+		b.WriteString(dsn[last:sp[0]])
+		b.WriteString("xxxxx")
+		last = sp[1]
+	}
+	b.WriteString(dsn[last:])
+	return b.String()
+}
+
+// scrubSecret removes whatever may be a secret in dsn from a message that
+// may quote parts of the DSN (an unknown key, a bad value), raw or
+// %q-escaped.
+func scrubSecret(dsn, msg string) string {
+	for _, sp := range dsnSecrets(dsn) {
+		secret := dsn[sp[0]:sp[1]]
+		// An unescaped '/', '?', '&' or '=' in a password makes the parser
+		// cut it apart and quote pieces of it; hide every piece, and the
+		// whole, also as it reads once unescaped.
+		pieces := strings.FieldsFunc(secret, func(r rune) bool { return strings.ContainsRune("/?&=,@", r) })
+		if u, err := url.QueryUnescape(secret); err == nil {
+			pieces = append(pieces, u)
+		}
+		for _, p := range append(pieces, secret) {
+			if len(p) < 3 {
+				continue
+			}
+			quoted := strconv.Quote(p)
+			msg = strings.ReplaceAll(msg, quoted[1:len(quoted)-1], "xxxxx")
+			msg = strings.ReplaceAll(msg, p, "xxxxx")
+		}
 	}
 	return msg
 }

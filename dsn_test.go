@@ -76,7 +76,12 @@ func TestParseDSNErrors(t *testing.T) {
 		{"fluss://h:x", "bad port"},
 		{"fluss://h:99999", "bad port"},
 		{"fluss://h:1,", "empty host"},
-		{"fluss://00]0", "bad or empty host"},
+		{"fluss://00]0", `bad host:port "00]0"`},
+		{"fluss://u:p@[::1/", `bad host:port "[::1"`},
+		{"fluss://[::1,h", `bad host:port "[::1"`},
+		{"fluss://::1]:1/", "bad host:port"},
+		{"fluss://[localhost]:1", "only an IPv6 address goes in brackets"},
+		{"fluss://h:9123/?user=admin&password=S3cret", "give SASL credentials as user:password@"},
 		{"fluss://h:1/a/b", "single database name"},
 		{"fluss://h:1?nope=1", `unknown key "nope"; known keys: catalog, client.lookup.batch-size`},
 		{"fluss://h:1?client.security.sasl.password=x", "user:password@"},
@@ -120,6 +125,12 @@ func TestPasswordNeverInErrors(t *testing.T) {
 		"fluss://bob:Top/Secret1@h:1?tls=true&tls_ca=%2Fmissing.pem",
 		"fluss://bob:TopSecret1@h:1?tls_server_name=x",
 		"bob:TopSecret1@h:1",
+		"fluss://h:9123/?user=admin&password=TopSecret1",
+		"fluss://h:9123/?password=TopSecret1&user=admin",
+		"fluss://h:1?client.security.sasl.password=TopSecret1",
+		"fluss://h:1?tx=batch&pass%77ord=Top%53ecret1",
+		"fluss://h:1?secret=TopSecret1&tx=no",
+		"fluss://bob:TopSecret1@[::1/",
 	} {
 		_, err := ParseDSN(dsn)
 		if err == nil {
@@ -138,6 +149,25 @@ func TestPasswordNeverInErrors(t *testing.T) {
 	if s := cfg.String(); strings.Contains(s, "TopSecret1") || !strings.Contains(s, "bob:xxxxx@") {
 		t.Fatalf("String() = %q", s)
 	}
+	for _, s := range printed(cfg) {
+		if strings.Contains(s, "TopSecret1") || !strings.Contains(s, "xxxxx") {
+			t.Fatalf("a printed Config shows the password or hides its trace: %s", s)
+		}
+	}
+	if s := fmt.Sprintf("%#v", *cfg); !strings.HasPrefix(s, "fluss.Config{") || !strings.Contains(s, `User:"bob"`) {
+		t.Fatalf("%%#v = %s, want Go syntax with the fields", s)
+	}
+}
+
+// printed is cfg as every fmt verb shows it, as a value, a pointer and a
+// field of another struct.
+func printed(cfg *Config) []string {
+	holder := struct{ C Config }{*cfg}
+	var out []string
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
+		out = append(out, fmt.Sprintf(verb, cfg), fmt.Sprintf(verb, *cfg), fmt.Sprintf(verb, holder))
+	}
+	return out
 }
 
 func TestFormatDSNRoundTrip(t *testing.T) {
@@ -277,14 +307,32 @@ func FuzzDSNRedaction(f *testing.F) {
 	f.Add("bob", "Top", "Secret", "h:x")
 	f.Add("bob", "a/b?c", "@d", "h:1/db?tx=no")
 	f.Add("x", "p%zz", "word", "h")
+	f.Add("password", "S3", "cret", "h:9123/")
+	f.Add("user", "a&password=", "", "h:9123/")
+	f.Add("pass%77ord", "a%2", "0b", "[::1")
 	const marker = "K7pQ"
 	f.Fuzz(func(t *testing.T, user, before, after, rest string) {
 		if strings.ContainsAny(user, ":@/") || strings.Contains(user+rest, marker[:2]) {
 			return
 		}
-		_, err := ParseDSN("fluss://" + user + ":" + before + marker + after + "@" + rest)
+		cfg, err := ParseDSN("fluss://" + user + ":" + before + marker + after + "@" + rest)
 		if err != nil && strings.Contains(err.Error(), marker) {
 			t.Fatalf("error leaks the password: %v", err)
+		}
+		if err == nil {
+			for _, s := range printed(cfg) {
+				if strings.Contains(s, marker) {
+					t.Fatalf("a printed Config leaks the password: %s", s)
+				}
+			}
+		}
+		// The same text as the value of a key that is not a DSN key, such
+		// as password=: nothing tells that it is no secret.
+		if key := user; !strings.ContainsAny(rest, "?&#") && !strings.ContainsAny(key, "&=#") && !isDSNKey(key) {
+			_, err := ParseDSN("fluss://" + rest + "?" + key + "=" + before + marker + after)
+			if err != nil && strings.Contains(err.Error(), marker) {
+				t.Fatalf("error leaks the value of key %q: %v", key, err)
+			}
 		}
 	})
 }

@@ -142,7 +142,7 @@ func (c *Session) execute(ctx context.Context, p planner.Plan, b *binder) (drive
 
 	// Reads (read.go, logscan.go, kvscan.go).
 	case *planner.Lookup, *planner.PrefixLookup, *planner.Count, *planner.LimitScan,
-		*planner.LogScan, *planner.KvScan, *planner.ChangelogScan:
+		*planner.LogScan, *planner.KvScan, *planner.ChangelogScan, *planner.Sort:
 		rows, err := c.query(ctx, p.(planner.QueryPlan), b)
 		return rows, 0, err
 	case *planner.Constant:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/internal/rowsort"
 	"github.com/gofluss/fluss/planner"
 )
 
@@ -52,19 +53,14 @@ func (c *Session) infoSchema(ctx context.Context, p *planner.InfoSchema, b *bind
 
 // sortRows sorts by the ORDER BY keys; NULLs sort first, as in MySQL.
 func sortRows(rows [][]any, keys []planner.SortKey) error {
-	var err error
-	sort.SliceStable(rows, func(i, j int) bool {
-		for _, k := range keys {
-			cmp, cerr := compareNullable(rows[i][k.Column], rows[j][k.Column])
-			if cerr != nil && err == nil {
-				err = cerr
-			}
-			if cmp != 0 {
-				return (cmp < 0) != k.Desc
-			}
+	s := rowsort.New(sortKeys(keys), compareNullable, -1, len(rows))
+	for _, r := range rows {
+		if err := s.Add(r); err != nil {
+			return err
 		}
-		return false
-	})
+	}
+	sorted, err := s.Sorted()
+	copy(rows, sorted)
 	return err
 }
 

@@ -61,6 +61,9 @@ func (c *Session) openScan(ctx context.Context, p planner.QueryPlan, b *binder) 
 			filter: filter, maxRows: maxRows, proj: p.Projection, limit: p.Limit, offset: p.Offset}, b)
 	case *planner.KvScan:
 		return c.kvScan(ctx, p, b)
+	case *planner.Sort:
+		rows, err := c.sorted(ctx, p, b)
+		return &sliceSource{rows: nonNil(rows)}, none, err
 	}
 	return nil, none, fmt.Errorf("fluss: %s statements are not executed by this version of the driver yet", planKind(p))
 }

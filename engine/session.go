@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"maps"
 	"time"
 
@@ -126,6 +127,9 @@ func (p *Prepared) Plan(ctx context.Context) (planner.Plan, error) {
 // more (see errStalePlan). Errors are not yet wrapped for the caller: the
 // front door decides what a failure means for its connection.
 func (p *Prepared) Run(ctx context.Context, args []driver.NamedValue) (driver.Rows, int64, error) {
+	if err := checkArgs(p.stmt, args); err != nil {
+		return nil, 0, err
+	}
 	plan, err := p.Plan(ctx)
 	if err != nil {
 		return nil, 0, err
@@ -149,6 +153,31 @@ func (p *Prepared) Run(ctx context.Context, args []driver.NamedValue) (driver.Ro
 
 // NumParams is the number of parameters of the statement.
 func (p *Prepared) NumParams() int { return p.stmt.NumParams() }
+
+// checkArgs refuses arguments that do not fit the statement's placeholders.
+// database/sql counts them only for prepared statements, and binding only
+// looks up the arguments a placeholder asks for, so without this an extra
+// argument of Exec or Query would be dropped without a word.
+func checkArgs(st parser.Statement, args []driver.NamedValue) error {
+	if want := st.NumParams(); len(args) != want {
+		return fmt.Errorf("fluss: wrong number of arguments: the statement has %d placeholders, got %d arguments", want, len(args))
+	}
+	for _, a := range args {
+		if a.Name != "" && !hasPlaceholder(st, a.Name) {
+			return fmt.Errorf("fluss: named argument %q matches no :%s placeholder of the statement", a.Name, a.Name)
+		}
+	}
+	return nil
+}
+
+func hasPlaceholder(st parser.Statement, name string) bool {
+	for _, p := range st.Placeholders() {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
 
 // Text is the statement's SQL text.
 func (p *Prepared) Text() string { return p.stmt.Text() }

@@ -233,6 +233,9 @@ func (e *wrEngine) appendLocked(bs *wrBucket, newBuilder func() (wrBuilder, erro
 		b := &wrBatch{bs: bs, order: e.batches, created: time.Now(), builder: bld, seq: -1, done: make(chan struct{}), baseOffset: -1}
 		bs.open = b
 		e.incomplete[b] = struct{}{}
+		// The sender only arms its timer for batches it has seen: wake it
+		// so that this batch leaves within the linger time of its first row.
+		e.signal()
 	}
 	b := bs.open
 	if err := add(b.builder); err != nil {

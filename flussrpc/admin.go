@@ -36,6 +36,9 @@ func (a *Admin) CreateDatabase(ctx context.Context, name string, desc schema.Dat
 	if err != nil {
 		return err
 	}
+	if err := checkStoredSize("database "+name, len(js), desc.CustomProperties); err != nil {
+		return err
+	}
 	req := &pb.CreateDatabaseRequest{
 		DatabaseName:   proto.String(name),
 		IgnoreIfExists: proto.Bool(ignoreIfExists),

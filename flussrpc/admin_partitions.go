@@ -91,7 +91,9 @@ const newTableGrace = time.Second
 
 // CreatePartition creates a partition from a full spec (every partition
 // key). Right after the table's creation it first waits (see newTableGrace).
-func (a *Admin) CreatePartition(ctx context.Context, path TablePath, spec map[string]string, ignoreIfExists bool) error {
+// Like CreateTable it returns once every bucket of the partition has a
+// leader, or fails wrapping ErrNoLeaders; NoLeaderWait skips that wait.
+func (a *Admin) CreatePartition(ctx context.Context, path TablePath, spec map[string]string, ignoreIfExists bool, opts ...CreateOption) error {
 	info, err := a.GetTableInfo(ctx, path)
 	if err != nil {
 		return err
@@ -108,7 +110,13 @@ func (a *Admin) CreatePartition(ctx context.Context, path TablePath, spec map[st
 	// Field 3 of CreatePartitionRequest is named ignore_if_not_exists
 	// upstream, but the server reads it as "ignore if it already exists".
 	req := &pb.CreatePartitionRequest{TablePath: pbPath(path), PartitionSpec: specPB(spec), IgnoreIfNotExists: proto.Bool(ignoreIfExists)}
-	return a.c.callCoordinator(ctx, APIKeyCreatePartition, req, &pb.CreatePartitionResponse{})
+	if err := a.c.callCoordinator(ctx, APIKeyCreatePartition, req, &pb.CreatePartitionResponse{}); err != nil {
+		return err
+	}
+	if applyCreateOptions(opts).noLeaderWait {
+		return nil
+	}
+	return a.waitForLeaders(ctx, PhysicalPath{TablePath: path, Partition: partitionName(info.Descriptor.PartitionKeys, spec)})
 }
 
 // DropPartition drops a partition and its data.

@@ -23,15 +23,30 @@ type SchemaInfo struct {
 
 // CreateTable creates a table from its descriptor. With ignoreIfExists an
 // existing table is not an error (ErrTableAlreadyExist otherwise).
-func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.TableDescriptor, ignoreIfExists bool) error {
+//
+// It returns once every bucket has a leader (of every partition, for a
+// partitioned table), so the table is usable at once; if that does not
+// happen before ctx ends (or the client's request timeout, when ctx has
+// no deadline), the error wraps ErrNoLeaders: the table exists, but needs
+// to be dropped and created again. NoLeaderWait skips the wait.
+func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.TableDescriptor, ignoreIfExists bool, opts ...CreateOption) error {
 	js, err := json.Marshal(desc)
 	if err != nil {
 		return fmt.Errorf("flussrpc: table %s: %w", path, err)
 	}
+	if err := checkStoredSize("table "+path.String(), len(js), desc.Properties, desc.CustomProperties); err != nil {
+		return err
+	}
 	req := &pb.CreateTableRequest{TablePath: pbPath(path), TableJson: js, IgnoreIfExists: proto.Bool(ignoreIfExists)}
 	err = a.c.callCoordinator(ctx, APIKeyCreateTable, req, &pb.CreateTableResponse{})
 	a.c.ForgetTable(path)
-	return err
+	if err != nil {
+		return err
+	}
+	if applyCreateOptions(opts).noLeaderWait {
+		return nil
+	}
+	return a.waitForTableLeaders(ctx, path, desc.IsPartitioned())
 }
 
 // DropTable drops a table and all its data.
@@ -185,6 +200,14 @@ func (a *Admin) AlterTable(ctx context.Context, path TablePath, ignoreIfNotExist
 		if err := ch.apply(req); err != nil {
 			return fmt.Errorf("flussrpc: AlterTable on %s: %w", path, err)
 		}
+	}
+	set, size := make(map[string]string), 0
+	for _, c := range req.ConfigChanges {
+		set[c.GetConfigKey()] = c.GetConfigValue()
+		size += len(c.GetConfigKey()) + len(c.GetConfigValue())
+	}
+	if err := checkStoredSize("the option changes of table "+path.String(), size, set); err != nil {
+		return err
 	}
 	err := a.c.callCoordinator(ctx, APIKeyAlterTable, req, &pb.AlterTableResponse{})
 	a.c.meta.invalidate(PhysicalPath{TablePath: path})

@@ -16,18 +16,31 @@ import (
 )
 
 // scFakeCluster is a one-node fake cluster: GET_METADATA is answered with
-// the node as leader of every bucket of one table; every other request is
-// handed to the test on data.
+// the node as coordinator and as leader of every bucket of one table
+// (except those set leaderless); every other request is handed to the
+// test on data.
 type scFakeCluster struct {
-	t        *testing.T
-	s        *fakeServer
-	c        *Client
-	path     TablePath
-	tableID  int64
-	buckets  int
-	data     chan fakeRequest
-	mu       sync.Mutex
-	metaReqs int
+	t          *testing.T
+	s          *fakeServer
+	c          *Client
+	path       TablePath
+	tableID    int64
+	buckets    int
+	data       chan fakeRequest
+	mu         sync.Mutex
+	metaReqs   int
+	leaderless map[int32]bool
+}
+
+// setLeaderless makes the metadata list the given buckets without leader
+// from now on (and every other bucket with one).
+func (f *scFakeCluster) setLeaderless(buckets ...int32) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.leaderless = make(map[int32]bool)
+	for _, b := range buckets {
+		f.leaderless[b] = true
+	}
 }
 
 func newScFakeCluster(t *testing.T, buckets int, apis ...APIKey) *scFakeCluster {
@@ -64,19 +77,25 @@ func newScFakeCluster(t *testing.T, buckets int, apis ...APIKey) *scFakeCluster 
 func (f *scFakeCluster) answerMetadata(r fakeRequest) {
 	f.mu.Lock()
 	f.metaReqs++
+	leaderless := f.leaderless
 	f.mu.Unlock()
 	var req pb.MetadataRequest
 	_ = proto.Unmarshal(r.body, &req)
 	host, port, _ := net.SplitHostPort(f.s.addr())
 	p, _ := strconv.Atoi(port)
-	resp := &pb.MetadataResponse{TabletServers: []*pb.PbServerNode{{NodeId: proto.Int32(1), Host: proto.String(host), Port: proto.Int32(int32(p))}}}
+	node := &pb.PbServerNode{NodeId: proto.Int32(1), Host: proto.String(host), Port: proto.Int32(int32(p))}
+	resp := &pb.MetadataResponse{CoordinatorServer: node, TabletServers: []*pb.PbServerNode{node}}
 	if len(req.GetTablePath()) > 0 {
 		tm := &pb.PbTableMetadata{
 			TablePath: pbPath(f.path), TableId: proto.Int64(f.tableID), SchemaId: proto.Int32(1), TableJson: []byte("{}"),
 			CreatedTime: proto.Int64(1), ModifiedTime: proto.Int64(1),
 		}
 		for b := 0; b < f.buckets; b++ {
-			tm.BucketMetadata = append(tm.BucketMetadata, &pb.PbBucketMetadata{BucketId: proto.Int32(int32(b)), LeaderId: proto.Int32(1)})
+			bm := &pb.PbBucketMetadata{BucketId: proto.Int32(int32(b)), LeaderId: proto.Int32(1)}
+			if leaderless[int32(b)] {
+				bm.LeaderId = nil
+			}
+			tm.BucketMetadata = append(tm.BucketMetadata, bm)
 		}
 		resp.TableMetadata = []*pb.PbTableMetadata{tm}
 	}

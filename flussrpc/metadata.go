@@ -100,7 +100,10 @@ func (m *metadata) view() clusterView {
 	return m.cluster
 }
 
-func (m *metadata) setNodes(resp *pb.MetadataResponse) {
+// setNodes replaces the node list and returns the addresses of the
+// servers the new list no longer names. A reply without coordinator keeps
+// the one known before: it says nothing about it.
+func (m *metadata) setNodes(resp *pb.MetadataResponse) (left []string) {
 	v := clusterView{byID: make(map[int32]ServerNode)}
 	if cs := resp.GetCoordinatorServer(); cs != nil {
 		v.coordinator = nodeFromPB(cs, ServerTypeCoordinator)
@@ -111,8 +114,39 @@ func (m *metadata) setNodes(resp *pb.MetadataResponse) {
 		v.byID[n.ID] = n
 	}
 	m.mu.Lock()
+	old := m.cluster
+	if v.coordinator.Host == "" {
+		v.coordinator = old.coordinator
+	}
 	m.cluster = v
 	m.mu.Unlock()
+	current := v.addrs()
+	for a := range old.addrs() {
+		if !current[a] {
+			left = append(left, a)
+		}
+	}
+	return left
+}
+
+// addrs is the set of the view's server addresses.
+func (v clusterView) addrs() map[string]bool {
+	out := make(map[string]bool, len(v.tablets)+1)
+	if v.coordinator.Host != "" {
+		out[v.coordinator.Addr()] = true
+	}
+	for _, n := range v.tablets {
+		out[n.Addr()] = true
+	}
+	return out
+}
+
+// setNodes stores a reply's node list and closes the connections to the
+// servers that left the cluster, so that they are not kept open for ever.
+func (c *Client) setNodes(resp *pb.MetadataResponse) {
+	for _, a := range c.meta.setNodes(resp) {
+		c.pool.discard(a)
+	}
 }
 
 func (m *metadata) cachedRoute(p PhysicalPath) *route {
@@ -196,7 +230,7 @@ func (c *Client) fetchNodes(ctx context.Context) error {
 			err = errNoTablets
 		}
 		if err == nil {
-			c.meta.setNodes(&resp)
+			c.setNodes(&resp)
 			return nil
 		}
 		if ctx.Err() != nil {
@@ -251,7 +285,7 @@ func (c *Client) routeOf(ctx context.Context, p PhysicalPath) (*route, error) {
 	if err := c.callAnyRead(ctx, APIKeyGetMetadata, req, &resp); err != nil {
 		return nil, c.explainMetadataError(ctx, p, err)
 	}
-	c.meta.setNodes(&resp)
+	c.setNodes(&resp)
 	c.meta.storeRoutes(&resp)
 	if r := c.meta.cachedRoute(p); r != nil {
 		return r, nil

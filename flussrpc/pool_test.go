@@ -4,10 +4,15 @@ import (
 	"context"
 	"errors"
 	"net"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gofluss/fluss/flussrpc/pb"
 )
 
 // countingDialer counts dials and can delay or fail them.
@@ -214,5 +219,64 @@ func TestPoolDiscard(t *testing.T) {
 	c2, err := p.get(context.Background(), s.addr())
 	if err != nil || c2 == c1 {
 		t.Fatalf("get after discard: %v", err)
+	}
+}
+
+// TestPoolClosesConnsOfDepartedServers: once the metadata no longer lists
+// a server, the client closes its connection to it instead of keeping it
+// for ever; connections to servers still listed stay open.
+func TestPoolClosesConnsOfDepartedServers(t *testing.T) {
+	boot := newFakeServer(t, APIKeyGetMetadata)
+	gone := newFakeServer(t, APIKeyGetMetadata)
+	node := func(id int32, s *fakeServer) *pb.PbServerNode {
+		host, port, _ := net.SplitHostPort(s.addr())
+		p, _ := strconv.Atoi(port)
+		return &pb.PbServerNode{NodeId: proto.Int32(id), Host: proto.String(host), Port: proto.Int32(int32(p))}
+	}
+	var listGone atomic.Bool
+	listGone.Store(true)
+	stop := make(chan struct{})
+	defer close(stop)
+	for _, s := range []*fakeServer{boot, gone} {
+		go func() {
+			for {
+				var r fakeRequest
+				select {
+				case r = <-s.reqs:
+				case <-stop:
+					return
+				}
+				resp := &pb.MetadataResponse{CoordinatorServer: node(0, boot), TabletServers: []*pb.PbServerNode{node(1, boot)}}
+				if listGone.Load() {
+					resp.TabletServers = append(resp.TabletServers, node(2, gone))
+				}
+				r.sc.reply(r.id, resp)
+			}
+		}()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := NewClient(ctx, Config{Bootstrap: []string{boot.addr()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	kept, err := c.pool.get(ctx, boot.addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	left, err := c.pool.get(ctx, gone.addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	listGone.Store(false)
+	if err := c.refreshCluster(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !left.isClosed() {
+		t.Error("the connection to the server that left the cluster is still open")
+	}
+	if kept.isClosed() {
+		t.Error("the connection to a listed server was closed")
 	}
 }

@@ -1,6 +1,7 @@
 package flussrpc_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -179,7 +180,9 @@ func scSameRowSet(t *testing.T, what string, got, want [][]any) {
 func scCreateTable(t *testing.T, c *flussrpc.Client, db, name string, desc schema.TableDescriptor) *flussrpc.Table {
 	t.Helper()
 	path := flussrpc.TablePath{Database: db, Table: name}
-	if err := c.Admin().CreateTable(testCtx(t), path, desc, false); err != nil {
+	err := recreateWithoutLeaders(t, func() error { return c.Admin().CreateTable(testCtx(t), path, desc, false) },
+		func() error { return c.Admin().DropTable(testCtx(t), path, true) })
+	if err != nil {
 		t.Fatalf("CreateTable %s: %v", path, err)
 	}
 	tbl, err := c.OpenTable(testCtx(t), path)
@@ -209,4 +212,30 @@ func scanFormats() []string {
 // scanEncoderFor returns a raw log-batch encoder for the table's format.
 func scanEncoderFor(t *flussrpc.Table) (flussrpc.ScanTestLogEncoder, error) {
 	return flussrpc.ScanTestLogEncoderFor(t)
+}
+
+// scCreatePartition creates a partition, as recreateWithoutLeaders does.
+func scCreatePartition(t *testing.T, c *flussrpc.Client, path flussrpc.TablePath, spec map[string]string) {
+	t.Helper()
+	err := recreateWithoutLeaders(t, func() error { return c.Admin().CreatePartition(testCtx(t), path, spec, false) },
+		func() error { return c.Admin().DropPartition(testCtx(t), path, spec, true) })
+	if err != nil {
+		t.Fatalf("CreatePartition %s %v: %v", path, spec, err)
+	}
+}
+
+// recreateWithoutLeaders runs create, and while it fails because the
+// object got no bucket leaders (a Fluss 0.9.1 coordinator under load can
+// miss a creation for good) drops it and creates it again, a few times.
+func recreateWithoutLeaders(t *testing.T, create, drop func() error) error {
+	t.Helper()
+	err := create()
+	for attempt := 1; attempt < 3 && errors.Is(err, flussrpc.ErrNoLeaders); attempt++ {
+		t.Logf("created without leaders, creating again: %v", err)
+		if derr := drop(); derr != nil {
+			return errors.Join(err, derr)
+		}
+		err = create()
+	}
+	return err
 }

@@ -84,9 +84,7 @@ func TestScanAllTypesBounded(t *testing.T) {
 				ctx := testCtx(t)
 				if partitioned {
 					for _, p := range []string{"a", "b"} {
-						if err := c.Admin().CreatePartition(ctx, tbl.Path(), map[string]string{"p": p}, false); err != nil {
-							t.Fatal(err)
-						}
+						scCreatePartition(t, c, tbl.Path(), map[string]string{"p": p})
 					}
 				}
 				enc := scanTestEncoder(t, tbl)

@@ -8,6 +8,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
+	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
 // MergeMode selects how PUT_KV merges a row into the stored one.
@@ -52,6 +54,9 @@ type UpsertWriter struct {
 	nb     int
 	target []bool // nil: all columns
 	shape  *putKvShape
+	// rangeCheck refuses timestamps the server's ARROW changelog would
+	// wrap; nil unless the log format is ARROW and a column needs it.
+	rangeCheck func(row []any) error
 }
 
 // NewUpsertWriter returns a writer for a primary-key table. Values are
@@ -79,6 +84,9 @@ func (t *Table) NewUpsertWriter(opts UpsertOptions) (*UpsertWriter, error) {
 	}
 	if w.keys, err = codec.NewTableKeys(d); err != nil {
 		return nil, err
+	}
+	if d.LogFormat() == schema.FormatArrow {
+		w.rangeCheck = arrowipc.RangeCheck(d.Schema.Columns)
 	}
 	if w.parts, err = newWrPartitions(t, cfg.dynamicParts); err != nil {
 		return nil, err
@@ -163,6 +171,11 @@ func (w *UpsertWriter) write(ctx context.Context, row []any, del bool) (WriteRes
 	}
 	var value []byte
 	if !del {
+		if w.rangeCheck != nil {
+			if err := w.rangeCheck(row); err != nil {
+				return WriteResult{}, err
+			}
+		}
 		if value, err = w.enc.AppendRow(nil, row); err != nil {
 			return WriteResult{}, err
 		}

@@ -353,7 +353,7 @@ func identValue(t Token) string {
 // parseHints parses the body of a /*+ ... */ token.
 func parseHints(src string, t Token) []Hint {
 	body := Pos{Line: t.Pos.Line, Column: t.Pos.Column + 3, Offset: t.Pos.Offset + 3}
-	toks, err := lexFrom(src[:t.End-2], body)
+	toks, err := lexFrom(src[:t.End-2], body, &nestGuard{})
 	if err != nil {
 		panic(bailout{err.(*Error)})
 	}
@@ -455,6 +455,12 @@ func (rw *rewriter) mapError(err error) *Error {
 		what = ""
 		if e.Near == "" {
 			e.Msg = "unexpected end of statement"
+		} else if tok.is("RETURNING") {
+			// ORMs with Postgres habits send it; say why it cannot work.
+			e.Msg = "RETURNING is not supported: a Fluss write returns no rows (the server assigns no values to the columns a write sends); read the row back by its key"
+		} else if tok.Kind == TokDQString {
+			// Postgres habits (bun's pgdialect, GORM's postgres driver).
+			e.Msg = "unexpected string " + tok.Text + ": double quotes make strings in this dialect, as in MySQL; quote identifiers with backticks, as Flink SQL does"
 		} else if tok.Kind == TokWord {
 			e.Msg = "unexpected " + strings.ToUpper(tok.Text)
 		} else {

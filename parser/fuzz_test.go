@@ -79,6 +79,9 @@ func FuzzParse(f *testing.F) {
 	for _, s := range corpusSeeds(f) {
 		f.Add(s)
 	}
+	for _, s := range deepChains(5000) {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		stmts, err := ParseScript(s)
 		if err != nil {
@@ -98,7 +101,8 @@ func FuzzParse(f *testing.F) {
 
 func FuzzParseType(f *testing.F) {
 	for _, s := range []string{"INT", "MAP<STRING, ARRAY<INT>>", "ROW<a INT 'd', b ROW(c STRING)>", "TIMESTAMP(3) WITH LOCAL TIME ZONE",
-		"DECIMAL(10, 2) NOT NULL", "INT ARRAY", "VARCHAR(10)", "INTERVAL DAY TO SECOND(3)", "MULTISET<INT>", "DOUBLE PRECISION"} {
+		"DECIMAL(10, 2) NOT NULL", "INT ARRAY", "VARCHAR(10)", "INTERVAL DAY TO SECOND(3)", "MULTISET<INT>", "DOUBLE PRECISION",
+		"INT" + strings.Repeat(" ARRAY", 5000), strings.Repeat("ARRAY<", 5000) + "INT" + strings.Repeat(">", 5000)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

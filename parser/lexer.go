@@ -103,15 +103,25 @@ type lexer struct {
 // token. An unterminated string, identifier or comment, or a character that
 // cannot start a token, yields a *Error.
 func Lex(src string) ([]Token, error) {
-	return lexFrom(src, Pos{Line: 1, Column: 1})
+	return lexFrom(src, Pos{Line: 1, Column: 1}, nil)
 }
 
-func lexFrom(src string, start Pos) ([]Token, error) {
+// lexGuarded is Lex for text that will be parsed: it stops at the first
+// token that nests deeper than maxDepth, so that a huge chain is refused
+// without lexing the rest of it.
+func lexGuarded(src string) ([]Token, error) {
+	return lexFrom(src, Pos{Line: 1, Column: 1}, &nestGuard{})
+}
+
+func lexFrom(src string, start Pos, guard *nestGuard) ([]Token, error) {
 	lx := &lexer{src: src, off: start.Offset, line: start.Line, col: start.Column}
 	for {
 		tok, err := lx.next()
 		if err != nil {
 			return nil, err
+		}
+		if guard != nil && !guard.feed(tok) {
+			return nil, errorAt(tok, "", tooDeep)
 		}
 		lx.tokens = append(lx.tokens, tok)
 		if tok.Kind == TokEOF {

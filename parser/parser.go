@@ -8,7 +8,9 @@ import (
 
 // Parse parses exactly one SQL statement. A single trailing ';' is allowed;
 // several statements are an error (use ParseScript). Syntax errors are
-// returned as *Error.
+// returned as *Error, and so is a statement that nests brackets, CASE or
+// operator chains more than 1000 levels deep ("expression too deeply
+// nested"), which is refused before anything walks it recursively.
 func Parse(sql string) (Statement, error) {
 	toks, spans, err := lexSpans(sql)
 	if err != nil {
@@ -80,7 +82,7 @@ func spanText(src string, sp span) string {
 
 // lexSpans lexes src and cuts its tokens into statements.
 func lexSpans(src string) ([]Token, []span, error) {
-	toks, err := Lex(src)
+	toks, err := lexGuarded(src)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -144,13 +146,10 @@ type parser struct {
 	depth int
 }
 
-// maxDepth bounds the nesting of types and expressions.
-const maxDepth = 500
-
 func (p *parser) enter() {
 	p.depth++
 	if p.depth > maxDepth {
-		p.fail("", "nesting is too deep")
+		p.fail("", tooDeep)
 	}
 }
 

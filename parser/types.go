@@ -207,7 +207,7 @@ func QuoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''"
 // spellings VARCHAR and VARBINARY (meaning STRING and BYTES) and reports
 // other non-Fluss types as TypeForeign.
 func ParseType(s string) (t *DataType, err error) {
-	toks, err := Lex(s)
+	toks, err := lexGuarded(s)
 	if err != nil {
 		return nil, err
 	}

@@ -19,8 +19,9 @@ var InfoSchemaViews = map[string][]Column{
 		"PARTITION_NAME", tString, "PARTITION_ID", tBigInt),
 }
 
-// SortKey is one ORDER BY item of an information_schema query: Column is
-// an index into the view's columns and Name that column's name.
+// SortKey is one ORDER BY item: Column is an index into the sorted rows
+// (an information_schema view's columns, or a Sort's input row) and Name
+// that column's name.
 type SortKey struct {
 	Column int
 	Name   string

@@ -40,7 +40,7 @@ func TestRejections(t *testing.T) {
 			"fluss: JOIN is a query-engine feature; the fluss driver only plans single-table lookups and bounded scans. Use Flink SQL (lookup/delta joins) or compute in Go"},
 		{"SELECT status FROM orders GROUP BY status", "GROUP BY", "fluss: GROUP BY is a query-engine feature; the fluss driver only plans single-table lookups and bounded scans. Use Flink SQL (lookup/delta joins) or compute in Go"},
 		{"SELECT DISTINCT status FROM orders", "DISTINCT", ""},
-		{"SELECT * FROM orders ORDER BY order_id", "ORDER BY", "fluss: ORDER BY is not supported: Fluss returns rows in per-bucket log/key order (sort the rows in Go)"},
+		{"SELECT * FROM orders WHERE order_id = 1 ORDER BY order_id + 1", "ORDER BY", "fluss: ORDER BY order_id + 1: the client sorts by columns, select-list aliases and positions only; an expression needs a query engine"},
 		{"SELECT * FROM orders UNION ALL SELECT * FROM orders", "UNION ALL", ""},
 		{"SELECT * FROM orders WHERE order_id IN (SELECT id FROM events)", "subquery", ""},
 		{"SELECT * FROM orders FOR SYSTEM_TIME AS OF TIMESTAMP '2024-01-01 00:00:00'", "FOR SYSTEM_TIME",

@@ -42,13 +42,13 @@ func (p *planCtx) selectStmt(s *parser.Select) (Plan, error) {
 	if err := engineClauses(s); err != nil {
 		return nil, err
 	}
-	switch {
-	case len(s.OrderBy) > 0:
-		return nil, errf("ORDER BY", "ORDER BY is not supported: Fluss returns rows in per-bucket log/key order (sort the rows in Go)")
-	case s.Lock != "":
+	if s.Lock != "" {
 		return nil, errf(s.Lock, "%s is not supported: Fluss has no row locks or transactions", s.Lock)
 	}
 	if s.From == nil {
+		if len(s.OrderBy) > 0 {
+			return nil, errf("ORDER BY", "SELECT without FROM returns one row; drop ORDER BY")
+		}
 		return p.constantSelect(s)
 	}
 	ref, ok := s.SingleTable()
@@ -115,6 +115,9 @@ type query struct {
 	changelog  bool
 	binlog     bool
 	offsetCols []int
+	// sorting is set while the read under an ORDER BY is planned: the
+	// Sort node applies LIMIT and OFFSET, not the read.
+	sorting bool
 }
 
 func (q *query) plan() (Plan, error) {
@@ -161,6 +164,9 @@ func (q *query) plan() (Plan, error) {
 	}
 	if err := q.limits(); err != nil {
 		return nil, err
+	}
+	if len(q.s.OrderBy) > 0 {
+		return q.sorted()
 	}
 	if q.changelog {
 		return q.changelogPlan()
@@ -237,7 +243,7 @@ func isAggregate(name string) bool {
 
 func (q *query) limits() error {
 	l := q.s.Limit
-	if l == nil {
+	if l == nil || q.sorting {
 		return nil
 	}
 	conv := func(e parser.Expr, what string) (*Value, error) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -415,36 +414,7 @@ func timestampWriter(t schema.DataType, bld array.Builder) (valueWriter, error) 
 	if err != nil {
 		return valueWriter{}, err
 	}
-	ltz := t.Root == schema.RootTimestampLTZ
-	conv := func(v any) (millisNanos, error) {
-		var mn millisNanos
-		switch x := v.(type) {
-		case codec.TimestampNTZ:
-			if ltz {
-				return mn, typeErr(t, v, "want codec.TimestampLTZ")
-			}
-			mn = millisNanos{x.Millis, x.NanoOfMilli}
-		case codec.TimestampLTZ:
-			if !ltz {
-				return mn, typeErr(t, v, "want codec.TimestampNTZ")
-			}
-			mn = millisNanos{x.Millis, x.NanoOfMilli}
-		case time.Time:
-			if ltz {
-				l := codec.TimestampLTZOf(x)
-				mn = millisNanos{l.Millis, l.NanoOfMilli}
-			} else {
-				n := codec.TimestampNTZOf(x)
-				mn = millisNanos{n.Millis, n.NanoOfMilli}
-			}
-		default:
-			return mn, typeErr(t, v, "want a codec timestamp")
-		}
-		if mn.ns < 0 || mn.ns > 999999 {
-			return mn, typeErr(t, v, "nano-of-milli outside 0..999999")
-		}
-		return mn, nil
-	}
+	conv := timestampConv(t, unitRange(unit))
 	b := bld.(*array.TimestampBuilder)
 	return simpleWriter(t, bld, conv, func(x millisNanos) {
 		var v int64

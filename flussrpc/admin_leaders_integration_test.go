@@ -1,0 +1,48 @@
+package flussrpc_test
+
+import (
+	"testing"
+
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/schema"
+)
+
+// TestCreateReturnsWithLeaders: when CreateTable and CreatePartition
+// return, every bucket already has a leader on the real cluster.
+func TestCreateReturnsWithLeaders(t *testing.T) {
+	c := newClient(t, flussrpc.Config{})
+	adm := c.Admin()
+	ctx := testCtx(t)
+	db := newDatabase(t, adm)
+	wantLeaders := func(path flussrpc.TablePath, partition string) {
+		t.Helper()
+		buckets, err := adm.GetBuckets(ctx, path, partition)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(buckets) != 4 {
+			t.Fatalf("%s %q has %d buckets, want 4", path, partition, len(buckets))
+		}
+		for _, b := range buckets {
+			if b.Leader < 0 {
+				t.Errorf("%s %q bucket %d has no leader right after its creation", path, partition, b.Bucket)
+			}
+		}
+	}
+	cols := []schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("p", schema.String())}
+	plain := flussrpc.TablePath{Database: db, Table: uniqueName("lead")}
+	if err := adm.CreateTable(ctx, plain, schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketCount: scIntPtr(4)}, false); err != nil {
+		t.Fatal(err)
+	}
+	wantLeaders(plain, "")
+
+	parted := flussrpc.TablePath{Database: db, Table: uniqueName("leadp")}
+	desc := schema.TableDescriptor{Schema: scNewSchema(t, cols), PartitionKeys: []string{"p"}, BucketCount: scIntPtr(4)}
+	if err := adm.CreateTable(ctx, parted, desc, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := adm.CreatePartition(ctx, parted, map[string]string{"p": "x"}, false); err != nil {
+		t.Fatal(err)
+	}
+	wantLeaders(parted, "x")
+}
