@@ -5,18 +5,17 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/url"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gofluss/fluss"
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/internal/clustertest"
+	"github.com/gofluss/fluss/internal/testkit"
 	"github.com/gofluss/fluss/planner"
 )
 
@@ -32,15 +31,11 @@ func openDB(t *testing.T, dsnSuffix string) *sql.DB {
 	return db
 }
 
-func ctxT(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+func ctxT(t *testing.T) context.Context { return testkit.Context(t) }
 
 func uniqueDB(t *testing.T, db *sql.DB) string {
 	t.Helper()
-	name := fmt.Sprintf("sql_%d_%04d", time.Now().Unix()%100000, rand.IntN(10000))
+	name := testkit.UniqueName("sql")
 	mustExec(t, db, "CREATE DATABASE "+name+" COMMENT 'driver test' WITH ('owner' = 'go')")
 	t.Cleanup(func() { db.Exec("DROP DATABASE IF EXISTS " + name + " CASCADE") })
 	return name

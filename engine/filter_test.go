@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/internal/testkit"
 	"github.com/gofluss/fluss/planner"
 )
 
@@ -17,15 +18,6 @@ func cmpPred(op, col string, vals ...any) planner.Predicate {
 		p.Values = append(p.Values, lit(v))
 	}
 	return p
-}
-
-func dec(t *testing.T, s string, p, sc int) codec.Decimal {
-	t.Helper()
-	d, err := codec.ParseDecimal(s, p, sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
 }
 
 func TestCompareValues(t *testing.T) {
@@ -49,12 +41,12 @@ func TestCompareValues(t *testing.T) {
 		{"string utf8", "é", "z", 1},
 		{"bytes", []byte{1, 2}, []byte{1, 2, 0}, -1},
 		{"bool", false, true, -1},
-		{"decimal same scale", dec(t, "1.25", 5, 2), dec(t, "1.30", 5, 2), -1},
-		{"decimal other scale", dec(t, "1.5", 5, 1), dec(t, "1.50", 5, 2), 0},
-		{"decimal big", huge, dec(t, "1.00", 38, 2), 1},
-		{"decimal vs int", dec(t, "2.00", 5, 2), int64(2), 0},
-		{"int vs decimal", int32(3), dec(t, "2.99", 5, 2), 1},
-		{"float vs decimal", 0.1, dec(t, "0.1", 5, 1), 1}, // 0.1 as a double is 0.1000000000000000055...
+		{"decimal same scale", testkit.Decimal(t, "1.25", 5, 2), testkit.Decimal(t, "1.30", 5, 2), -1},
+		{"decimal other scale", testkit.Decimal(t, "1.5", 5, 1), testkit.Decimal(t, "1.50", 5, 2), 0},
+		{"decimal big", huge, testkit.Decimal(t, "1.00", 38, 2), 1},
+		{"decimal vs int", testkit.Decimal(t, "2.00", 5, 2), int64(2), 0},
+		{"int vs decimal", int32(3), testkit.Decimal(t, "2.99", 5, 2), 1},
+		{"float vs decimal", 0.1, testkit.Decimal(t, "0.1", 5, 1), 1}, // 0.1 as a double is 0.1000000000000000055...
 		{"date", codec.Date(19000), codec.Date(19001), -1},
 		{"time", codec.Time(1000), codec.Time(1000), 0},
 		{"ntz nanos", codec.TimestampNTZ{Millis: 5, NanoOfMilli: 2}, codec.TimestampNTZ{Millis: 5, NanoOfMilli: 1}, 1},
@@ -90,7 +82,7 @@ func sign(n int) int {
 
 func TestRowFilter(t *testing.T) {
 	names := []string{"id", "name", "amount", "ts", "tags"}
-	row := []any{int32(7), "alice", dec(t, "10.50", 10, 2), codec.TimestampLTZ{Millis: 1000}, nil}
+	row := []any{int32(7), "alice", testkit.Decimal(t, "10.50", 10, 2), codec.TimestampLTZ{Millis: 1000}, nil}
 	and := func(ps ...planner.Predicate) planner.Predicate { return planner.Predicate{Op: "AND", Args: ps} }
 	or := func(ps ...planner.Predicate) planner.Predicate { return planner.Predicate{Op: "OR", Args: ps} }
 	not := func(p planner.Predicate) planner.Predicate {
@@ -108,7 +100,7 @@ func TestRowFilter(t *testing.T) {
 		{"<", cmpPred("<", "id", int32(8)), true},
 		{"<=", cmpPred("<=", "id", int32(7)), true},
 		{">", cmpPred(">", "id", int32(7)), false},
-		{">=", cmpPred(">=", "amount", dec(t, "10.5", 10, 1)), true},
+		{">=", cmpPred(">=", "amount", testkit.Decimal(t, "10.5", 10, 1)), true},
 		{"IN", cmpPred("IN", "name", "bob", "alice"), true},
 		{"IN miss", cmpPred("IN", "name", "bob"), false},
 		{"NOT IN", cmpPred("NOT IN", "name", "bob"), true},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/internal/clustertest"
+	"github.com/gofluss/fluss/internal/testkit"
 )
 
 // These tests run against the real cluster of internal/clustertest.
@@ -31,17 +31,9 @@ func newClient(t *testing.T, cfg flussrpc.Config) *flussrpc.Client {
 	return c
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return testkit.Context(t) }
 
-// uniqueName gives every run its own objects: the local cluster is reused
-// across runs, so fixed names would collide with leftovers.
-func uniqueName(prefix string) string {
-	return fmt.Sprintf("%s_%d_%04d", prefix, time.Now().Unix()%100000, rand.IntN(10000))
-}
+func uniqueName(prefix string) string { return testkit.UniqueName(prefix) }
 
 // newDatabase creates a database dropped (with its tables) at cleanup.
 func newDatabase(t *testing.T, adm *flussrpc.Admin) string {

@@ -3,16 +3,15 @@ package parser
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+	"github.com/gofluss/fluss/internal/testkit"
+)
 
 func corpusFiles(t testing.TB) []string {
 	files, err := filepath.Glob(filepath.Join("testdata", "corpus", "*.sql"))
@@ -49,17 +48,7 @@ func TestCorpus(t *testing.T) {
 				}
 			}
 			golden := filepath.Join("testdata", "golden", name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("missing golden file (run go test -update): %v", err)
-			}
-			if string(want) != b.String() {
+			if _, same := testkit.Golden(t, golden, []byte(b.String())); !same {
 				t.Errorf("AST dump differs from %s; run go test ./parser -run TestCorpus -update and review the diff", golden)
 			}
 		})

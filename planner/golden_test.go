@@ -2,17 +2,15 @@ package planner
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gofluss/fluss/internal/testkit"
 	"github.com/gofluss/fluss/parser"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/plans/*.golden")
 
 // TestGoldenPlans plans every statement of testdata/plans/*.sql and
 // compares the rendered plans (or errors) with the .golden files.
@@ -33,17 +31,7 @@ func TestGoldenPlans(t *testing.T) {
 			}
 			got := runGolden(t, cat, string(src))
 			gf := strings.TrimSuffix(f, ".sql") + ".golden"
-			if *update {
-				if err := os.WriteFile(gf, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(gf)
-			if err != nil {
-				t.Fatalf("%v (run go test -run TestGoldenPlans -update)", err)
-			}
-			if got != string(want) {
+			if want, same := testkit.Golden(t, gf, []byte(got)); !same {
 				t.Errorf("plans differ from %s (run with -update and review the diff)\n%s", gf, firstDiff(string(want), got))
 			}
 		})

@@ -14,16 +14,8 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/testkit"
 )
-
-func mustDec(t testing.TB, s string, p, sc int) codec.Decimal {
-	t.Helper()
-	d, err := codec.ParseDecimal(s, p, sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 type myInt int16
 type myString string
@@ -211,8 +203,8 @@ func TestToValueIntegers(t *testing.T) {
 		{typ: bi, in: big.NewFloat(1e3), want: int64(1000)},
 		{typ: bi, in: big.NewFloat(1.5), is: ErrFraction},
 		{typ: bi, in: new(big.Float).SetInf(false), is: ErrOutOfRange},
-		{typ: bi, in: mustDec(t, "12.00", 5, 2), want: int64(12)},
-		{typ: bi, in: mustDec(t, "12.50", 5, 2), is: ErrFraction},
+		{typ: bi, in: testkit.Decimal(t, "12.00", 5, 2), want: int64(12)},
+		{typ: bi, in: testkit.Decimal(t, "12.50", 5, 2), is: ErrFraction},
 		{typ: bi, in: sql.NullInt64{Int64: 3, Valid: true}, want: int64(3)},
 		{typ: bi, in: sql.NullInt32{Int32: 3, Valid: true}, want: int64(3)},
 		{typ: bi, in: sql.Null[uint8]{V: 3, Valid: true}, want: int64(3)},
@@ -252,7 +244,7 @@ func TestToValueFloatsAndBool(t *testing.T) {
 		{typ: d, in: big.NewRat(1, 4), want: 0.25},
 		{typ: d, in: big.NewInt(3), want: 3.0},
 		{typ: d, in: big.NewFloat(0.5), want: 0.5},
-		{typ: d, in: mustDec(t, "1.25", 3, 2), want: 1.25},
+		{typ: d, in: testkit.Decimal(t, "1.25", 3, 2), want: 1.25},
 		{typ: d, in: true, err: "not a bool"},
 		{typ: d, in: sql.NullFloat64{Float64: 1, Valid: true}, want: 1.0},
 		{typ: b, in: true, want: true},
@@ -304,43 +296,43 @@ func TestToValueStringsAndBytes(t *testing.T) {
 func TestToValueDecimal(t *testing.T) {
 	d52, d380, d3838 := schema.Decimal(5, 2), schema.Decimal(38, 0), schema.Decimal(38, 38)
 	runInCases(t, nil, []inCase{
-		{typ: d52, in: "123.45", want: mustDec(t, "123.45", 5, 2)},
-		{typ: d52, in: "-1.5", want: mustDec(t, "-1.50", 5, 2)},
-		{typ: d52, in: ".5", want: mustDec(t, "0.50", 5, 2)},
-		{typ: d52, in: "7.", want: mustDec(t, "7.00", 5, 2)},
-		{typ: d52, in: "1.2300", want: mustDec(t, "1.23", 5, 2)},
-		{typ: d52, in: "1.5e2", want: mustDec(t, "150.00", 5, 2)},
-		{typ: d52, in: "12345e-2", want: mustDec(t, "123.45", 5, 2)},
+		{typ: d52, in: "123.45", want: testkit.Decimal(t, "123.45", 5, 2)},
+		{typ: d52, in: "-1.5", want: testkit.Decimal(t, "-1.50", 5, 2)},
+		{typ: d52, in: ".5", want: testkit.Decimal(t, "0.50", 5, 2)},
+		{typ: d52, in: "7.", want: testkit.Decimal(t, "7.00", 5, 2)},
+		{typ: d52, in: "1.2300", want: testkit.Decimal(t, "1.23", 5, 2)},
+		{typ: d52, in: "1.5e2", want: testkit.Decimal(t, "150.00", 5, 2)},
+		{typ: d52, in: "12345e-2", want: testkit.Decimal(t, "123.45", 5, 2)},
 		{typ: d52, in: "1.234", err: "has more than 2 fractional digits (values are never rounded)", is: ErrFraction},
 		{typ: d52, in: "1234.5", err: "4 integer digits exceed the 3 the type holds", is: ErrOutOfRange},
 		{typ: d52, in: "1e1000000", is: ErrOutOfRange},
-		{typ: d52, in: "-0", want: mustDec(t, "0", 5, 2)},
+		{typ: d52, in: "-0", want: testkit.Decimal(t, "0", 5, 2)},
 		{typ: d52, in: "NaN", err: "invalid decimal syntax"},
 		{typ: d52, in: "1,5", err: "invalid decimal syntax"},
 		{typ: d52, in: "--1", err: "invalid decimal syntax"},
 		{typ: d52, in: "1e", err: "invalid decimal syntax"},
-		{typ: d52, in: 12, want: mustDec(t, "12", 5, 2)},
-		{typ: d52, in: uint64(999), want: mustDec(t, "999", 5, 2)},
+		{typ: d52, in: 12, want: testkit.Decimal(t, "12", 5, 2)},
+		{typ: d52, in: uint64(999), want: testkit.Decimal(t, "999", 5, 2)},
 		{typ: d52, in: 1000, is: ErrOutOfRange},
-		{typ: d52, in: 0.1, want: mustDec(t, "0.10", 5, 2)},
-		{typ: d52, in: float32(0.1), want: mustDec(t, "0.10", 5, 2)},
+		{typ: d52, in: 0.1, want: testkit.Decimal(t, "0.10", 5, 2)},
+		{typ: d52, in: float32(0.1), want: testkit.Decimal(t, "0.10", 5, 2)},
 		{typ: d52, in: 0.125, is: ErrFraction},
 		{typ: d52, in: math.Inf(1), err: "not a finite number"},
-		{typ: d52, in: big.NewRat(1, 4), want: mustDec(t, "0.25", 5, 2)},
+		{typ: d52, in: big.NewRat(1, 4), want: testkit.Decimal(t, "0.25", 5, 2)},
 		{typ: d52, in: big.NewRat(1, 3), is: ErrFraction},
 		{typ: d52, in: big.NewRat(1, 8), is: ErrFraction},
-		{typ: d52, in: big.NewInt(-999), want: mustDec(t, "-999", 5, 2)},
-		{typ: d52, in: big.NewFloat(2.5), want: mustDec(t, "2.5", 5, 2)},
-		{typ: d52, in: mustDec(t, "1.5", 2, 1), want: mustDec(t, "1.50", 5, 2)},
-		{typ: d52, in: mustDec(t, "1.50", 5, 2), want: mustDec(t, "1.50", 5, 2)},
-		{typ: d52, in: mustDec(t, "1.505", 4, 3), is: ErrFraction},
-		{typ: d52, in: json.Number("3.14"), want: mustDec(t, "3.14", 5, 2)},
+		{typ: d52, in: big.NewInt(-999), want: testkit.Decimal(t, "-999", 5, 2)},
+		{typ: d52, in: big.NewFloat(2.5), want: testkit.Decimal(t, "2.5", 5, 2)},
+		{typ: d52, in: testkit.Decimal(t, "1.5", 2, 1), want: testkit.Decimal(t, "1.50", 5, 2)},
+		{typ: d52, in: testkit.Decimal(t, "1.50", 5, 2), want: testkit.Decimal(t, "1.50", 5, 2)},
+		{typ: d52, in: testkit.Decimal(t, "1.505", 4, 3), is: ErrFraction},
+		{typ: d52, in: json.Number("3.14"), want: testkit.Decimal(t, "3.14", 5, 2)},
 		{typ: d52, in: true, err: "not a bool"},
 		{typ: d52, in: []byte("1"), err: "want a number or a decimal string"},
-		{typ: d380, in: "99999999999999999999999999999999999999", want: mustDec(t, "99999999999999999999999999999999999999", 38, 0)},
+		{typ: d380, in: "99999999999999999999999999999999999999", want: testkit.Decimal(t, "99999999999999999999999999999999999999", 38, 0)},
 		{typ: d380, in: "100000000000000000000000000000000000000", is: ErrOutOfRange},
-		{typ: d380, in: uint64(math.MaxUint64), want: mustDec(t, "18446744073709551615", 38, 0)},
-		{typ: d3838, in: "0.12345678901234567890123456789012345678", want: mustDec(t, "0.12345678901234567890123456789012345678", 38, 38)},
+		{typ: d380, in: uint64(math.MaxUint64), want: testkit.Decimal(t, "18446744073709551615", 38, 0)},
+		{typ: d3838, in: "0.12345678901234567890123456789012345678", want: testkit.Decimal(t, "0.12345678901234567890123456789012345678", 38, 38)},
 		{typ: d3838, in: "1", is: ErrOutOfRange},
 	})
 }
@@ -484,7 +476,7 @@ func TestToValueComplex(t *testing.T) {
 		{typ: row, in: 5, err: "want a struct"},
 		{typ: rowNN, in: map[string]any{}, err: "value at .a: NULL is not allowed for BIGINT NOT NULL", is: ErrNotNull},
 		{typ: nested, in: []any{map[string]any{"x": []string{"1.5", "2.25"}}}, err: "value at [0].x[1]: cannot convert string \"2.25\" to DECIMAL(3, 1) NOT NULL", is: ErrFraction},
-		{typ: nested, in: `[{"x": [1.5, 2]}, null]`, want: []any{[]any{[]any{mustDec(t, "1.5", 3, 1), mustDec(t, "2.0", 3, 1)}}, nil}},
+		{typ: nested, in: `[{"x": [1.5, 2]}, null]`, want: []any{[]any{[]any{testkit.Decimal(t, "1.5", 3, 1), testkit.Decimal(t, "2.0", 3, 1)}}, nil}},
 		{typ: schema.ArrayOf(schema.Bytes()), in: `["AQI=", null]`, want: []any{[]byte{1, 2}, nil}},
 		{typ: schema.ArrayOf(schema.Bytes()), in: `["!"]`, err: "invalid base64"},
 		{typ: schema.ArrayOf(schema.Bytes()), in: [][]byte{[]byte("ab")}, want: []any{[]byte("ab")}},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/testkit"
 )
 
 func TestFromValueScalars(t *testing.T) {
@@ -38,8 +39,8 @@ func TestFromValueScalars(t *testing.T) {
 		{typ: schema.Bytes(), in: []byte{1}, want: []byte{1}},
 		{typ: schema.Bytes(), in: []byte{}, want: []byte{}},
 		{typ: schema.Binary(2), in: []byte(nil), want: []byte{}},
-		{typ: schema.Decimal(5, 2), in: mustDec(t, "-0.05", 5, 2), want: "-0.05"},
-		{typ: schema.Decimal(38, 0), in: mustDec(t, "12345678901234567890123456789", 38, 0), want: "12345678901234567890123456789"},
+		{typ: schema.Decimal(5, 2), in: testkit.Decimal(t, "-0.05", 5, 2), want: "-0.05"},
+		{typ: schema.Decimal(38, 0), in: testkit.Decimal(t, "12345678901234567890123456789", 38, 0), want: "12345678901234567890123456789"},
 		{typ: schema.Date(), in: codec.Date(19782), want: time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC)},
 		{typ: schema.Date(), in: codec.Date(19782), opts: OutOptions{Location: ny}, want: time.Date(2024, 2, 29, 0, 0, 0, 0, ny)},
 		{typ: schema.Date(), in: codec.Date(-1), want: time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC)},
@@ -131,7 +132,7 @@ func TestFromValueJSON(t *testing.T) {
 			`[0.1,1e+21,1e-7,"NaN","Infinity","-Infinity",-0,123456789]`},
 		{schema.ArrayOf(schema.Float()), []any{float32(0.1), float32(3e38)}, OutOptions{}, `[0.1,3e+38]`},
 		{schema.ArrayOf(schema.Boolean()), []any{true, false}, OutOptions{}, `[true,false]`},
-		{schema.ArrayOf(schema.Decimal(5, 2)), []any{mustDec(t, "-0.50", 5, 2)}, OutOptions{}, `[-0.50]`},
+		{schema.ArrayOf(schema.Decimal(5, 2)), []any{testkit.Decimal(t, "-0.50", 5, 2)}, OutOptions{}, `[-0.50]`},
 		{schema.ArrayOf(schema.Bytes()), []any{[]byte{1, 2}, []byte{}}, OutOptions{}, `["AQI=",""]`},
 		{schema.ArrayOf(schema.Date()), []any{codec.Date(0)}, OutOptions{}, `["1970-01-01"]`},
 		{schema.ArrayOf(schema.Time(0)), []any{codec.Time(3723004)}, OutOptions{}, `["01:02:03"]`},
@@ -184,7 +185,7 @@ func TestFromValueNative(t *testing.T) {
 	)
 	in := []any{
 		[]any{int16(1), nil},
-		codec.Map{Keys: []any{"a"}, Values: []any{mustDec(t, "1.5", 4, 1)}},
+		codec.Map{Keys: []any{"a"}, Values: []any{testkit.Decimal(t, "1.5", 4, 1)}},
 		codec.Map{Keys: []any{int32(3)}, Values: []any{codec.TimestampNTZOf(ts)}},
 		codec.Map{Keys: []any{[]byte("k")}, Values: []any{true}},
 	}

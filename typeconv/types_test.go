@@ -2,20 +2,17 @@ package typeconv
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/testkit"
 	"github.com/gofluss/fluss/parser"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // scalarTypes returns every scalar type with every precision (DECIMAL: all
 // valid precision/scale pairs) and a spread of lengths, nullable.
@@ -358,18 +355,7 @@ func TestGoldenTypeNames(t *testing.T) {
 			in, TypeName(typ), c.DatabaseTypeName(), c.ScanType(), nullable, ps, length, nc.ScanType())
 	}
 	golden := filepath.Join("testdata", "typenames.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestGoldenTypeNames -update)", err)
-	}
+	want, _ := testkit.Golden(t, golden, []byte(b.String()))
 	if got := b.String(); got != string(want) {
 		t.Errorf("type-name table differs from %s (rerun with -update after checking):\n%s", golden, lineDiff(string(want), got))
 	}

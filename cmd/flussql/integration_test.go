@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/gofluss/fluss"
 	"github.com/gofluss/fluss/internal/clustertest"
+	"github.com/gofluss/fluss/internal/testkit"
 )
 
 var (
@@ -91,7 +91,7 @@ func runFlussql(t *testing.T, stdin string, args ...string) runResult {
 // drops it when the test ends.
 func testDatabase(t *testing.T, addr string) string {
 	t.Helper()
-	name := fmt.Sprintf("flussql_%d_%04d", time.Now().UnixMilli(), rand.IntN(10000))
+	name := testkit.UniqueName("flussql")
 	db, err := sql.Open(fluss.DriverName, "fluss://"+addr+"/")
 	if err != nil {
 		t.Fatal(err)

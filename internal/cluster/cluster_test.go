@@ -3,7 +3,6 @@ package cluster
 import (
 	"bytes"
 	"context"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,9 +11,9 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/gofluss/fluss/internal/testkit"
+)
 
 func testConfig(t *testing.T, port int, sasl bool) Config {
 	t.Helper()
@@ -41,16 +40,7 @@ func TestServerConfigsGolden(t *testing.T) {
 		}
 		got = bytes.ReplaceAll(got, []byte(cfg.Dir), []byte("$DIR"))
 		golden := filepath.Join("testdata", strings.ReplaceAll(f, "/", "_")+".golden")
-		if *update {
-			if err := os.WriteFile(golden, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
+		if _, same := testkit.Golden(t, golden, got); !same {
 			t.Errorf("%s differs from %s:\n%s", f, golden, got)
 		}
 	}

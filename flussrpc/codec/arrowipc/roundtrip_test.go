@@ -15,6 +15,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/testkit"
 )
 
 var allCompressions = []Compression{
@@ -59,24 +60,16 @@ func allTypeColumns() []schema.Column {
 	}
 }
 
-func mustDec(t testing.TB, s string, p, sc int) codec.Decimal {
-	d, err := codec.ParseDecimal(s, p, sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 // allTypeRows returns rows whose values are exactly representable at each
 // column's precision, so that they must come back unchanged.
 func allTypeRows(t testing.TB) [][]any {
-	big38 := mustDec(t, "-"+strings.Repeat("9", 28)+"."+strings.Repeat("9", 10), 38, 10)
-	max38 := mustDec(t, strings.Repeat("9", 28)+"."+strings.Repeat("9", 10), 38, 10)
+	big38 := testkit.Decimal(t, "-"+strings.Repeat("9", 28)+"."+strings.Repeat("9", 10), 38, 10)
+	max38 := testkit.Decimal(t, strings.Repeat("9", 28)+"."+strings.Repeat("9", 10), 38, 10)
 	return [][]any{
 		{
 			true, int8(math.MinInt8), int16(math.MinInt16), int32(math.MinInt32), int64(math.MinInt64),
 			float32(-1.5), math.Inf(-1), "ab", "héllo wörld ✓ 日本", []byte{1, 2, 3}, []byte{0, 0xff},
-			mustDec(t, "-12345678.90", 10, 2), big38, codec.Date(-719162),
+			testkit.Decimal(t, "-12345678.90", 10, 2), big38, codec.Date(-719162),
 			codec.Time(86399000), codec.Time(86399999), codec.Time(1), codec.Time(0),
 			codec.TimestampNTZ{Millis: -62135596800000},
 			codec.TimestampNTZ{Millis: 1700000000123},
@@ -95,7 +88,7 @@ func allTypeRows(t testing.TB) [][]any {
 		{
 			false, int8(math.MaxInt8), int16(math.MaxInt16), int32(math.MaxInt32), int64(math.MaxInt64),
 			float32(math.MaxFloat32), math.NaN(), "", "", []byte{0, 0, 0}, []byte{},
-			mustDec(t, "0.01", 10, 2), max38, codec.Date(2932896),
+			testkit.Decimal(t, "0.01", 10, 2), max38, codec.Date(2932896),
 			codec.Time(0), codec.Time(0), codec.Time(123), codec.Time(86399999),
 			codec.TimestampNTZ{Millis: 253402300799000},
 			codec.TimestampNTZ{Millis: 0},
@@ -410,8 +403,8 @@ func TestRowBuilderRejectsBadValuesAtomically(t *testing.T) {
 	bad := [][]any{
 		{int32(1), 300, nil, nil},
 		{int32(1), "x", nil, nil},
-		{int32(1), nil, mustDec(t, "1.5", 5, 1), nil},
-		{int32(1), nil, mustDec(t, "12345.00", 7, 2), nil},
+		{int32(1), nil, testkit.Decimal(t, "1.5", 5, 1), nil},
+		{int32(1), nil, testkit.Decimal(t, "12345.00", 7, 2), nil},
 		{int32(1), nil, nil, []byte{1, 2, 3}},
 		{int32(1)},
 	}
@@ -420,7 +413,7 @@ func TestRowBuilderRejectsBadValuesAtomically(t *testing.T) {
 			t.Errorf("row %v accepted", r)
 		}
 	}
-	if err := rb.Append([]any{int64(5), uint8(7), mustDec(t, "-999.99", 5, 2), []byte{9}}); err != nil {
+	if err := rb.Append([]any{int64(5), uint8(7), testkit.Decimal(t, "-999.99", 5, 2), []byte{9}}); err != nil {
 		t.Fatal(err)
 	}
 	rec := rb.NewRecord()
