@@ -87,97 +87,139 @@ func checkName(kind, name string) *Error {
 }
 
 // buildDescriptor validates def and builds the Fluss descriptor.
+// descBuilder turns a table definition into a descriptor, one section
+// of CREATE TABLE at a time; each step checks what it adds.
+type descBuilder struct {
+	def       *tableDef
+	d         schema.TableDescriptor
+	cols      []schema.Column // physical columns
+	seen      map[string]bool // every column name, computed ones too
+	autoInc   []string
+	agg       map[string]*schema.AggFunction
+	aggParams map[string]string
+	engine    string // table.merge-engine, lower case
+}
+
 func buildDescriptor(def *tableDef) (schema.TableDescriptor, *Error) {
+	b := &descBuilder{def: def, seen: map[string]bool{}}
+	steps := []func() *Error{b.physicalColumns, b.primaryKey, b.partitionKeys, b.options,
+		b.aggregations, b.autoIncrement, b.bucketKeys, b.computedColumns}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return b.d, err
+		}
+	}
+	return b.finish()
+}
+
+// colType is the type of a physical column.
+func (b *descBuilder) colType(name string) (schema.DataType, bool) {
+	for _, c := range b.cols {
+		if c.Name == name {
+			return c.Type, true
+		}
+	}
+	return schema.DataType{}, false
+}
+
+// isComputed reports whether name is a computed column.
+func (b *descBuilder) isComputed(name string) bool {
+	for _, c := range b.def.cols {
+		if c.name == name {
+			return c.computed
+		}
+	}
+	return false
+}
+
+func (b *descBuilder) physicalColumns() *Error {
 	const clause = "CREATE TABLE"
-	var d schema.TableDescriptor
-	// Physical columns.
+	def, seen := b.def, b.seen
 	var cols []schema.Column
-	seen := map[string]bool{}
 	for _, c := range def.cols {
 		if seen[c.name] {
-			return d, errf(clause, "column %q is declared twice", c.name)
+			return errf(clause, "column %q is declared twice", c.name)
 		}
 		seen[c.name] = true
 		if c.computed {
 			continue
 		}
 		if reservedColumns[c.name] {
-			return d, errf(clause, "column name %q is reserved by Fluss (__offset, __timestamp and __bucket are system columns); rename the column", c.name)
+			return errf(clause, "column name %q is reserved by Fluss (__offset, __timestamp and __bucket are system columns); rename the column", c.name)
 		}
 		col := schema.NewColumn(c.name, c.typ)
 		col.Comment = c.comment
 		cols = append(cols, col)
 	}
 	if len(cols) == 0 {
-		return d, errf(clause, "a table needs at least one physical column")
+		return errf(clause, "a table needs at least one physical column")
 	}
-	colType := func(name string) (schema.DataType, bool) {
-		for _, c := range cols {
-			if c.Name == name {
-				return c.Type, true
-			}
-		}
-		return schema.DataType{}, false
-	}
-	isComputed := func(name string) bool {
-		for _, c := range def.cols {
-			if c.name == name {
-				return c.computed
-			}
-		}
-		return false
-	}
-	// Primary key.
+	b.cols = cols
+	return nil
+}
+
+func (b *descBuilder) primaryKey() *Error {
+	def, colType, isComputed := b.def, b.colType, b.isComputed
 	for _, k := range def.pk {
 		t, ok := colType(k)
 		if !ok {
 			if isComputed(k) {
-				return d, errf("PRIMARY KEY", "primary key column %q is a computed column; only physical columns can be keys", k)
+				return errf("PRIMARY KEY", "primary key column %q is a computed column; only physical columns can be keys", k)
 			}
-			return d, errf("PRIMARY KEY", "primary key column %q is not a column of the table", k)
+			return errf("PRIMARY KEY", "primary key column %q is not a column of the table", k)
 		}
 		if isComplex(t) {
-			return d, errf("PRIMARY KEY", "primary key column %q has type %s; ARRAY, MAP and ROW columns cannot be primary-key columns", k, t)
+			return errf("PRIMARY KEY", "primary key column %q has type %s; ARRAY, MAP and ROW columns cannot be primary-key columns", k, t)
 		}
 	}
 	for i, k := range def.pk {
 		if slices.Contains(def.pk[:i], k) {
-			return d, errf("PRIMARY KEY", "primary key column %q is listed twice", k)
+			return errf("PRIMARY KEY", "primary key column %q is listed twice", k)
 		}
 	}
-	// Partition keys.
+	return nil
+}
+
+func (b *descBuilder) partitionKeys() *Error {
+	def, colType := b.def, b.colType
 	for _, p := range def.partitionBy {
 		t, ok := colType(p)
 		if !ok {
-			return d, errf("PARTITIONED BY", "partition key %q is not a physical column of the table", p)
+			return errf("PARTITIONED BY", "partition key %q is not a physical column of the table", p)
 		}
 		if !partitionKeyRoots[t.Root] {
-			return d, errf("PARTITIONED BY", "partition key %q has type %s; partition keys must be CHAR, STRING, BOOLEAN, BINARY, BYTES, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DATE, TIME, TIMESTAMP or TIMESTAMP_LTZ", p, t)
+			return errf("PARTITIONED BY", "partition key %q has type %s; partition keys must be CHAR, STRING, BOOLEAN, BINARY, BYTES, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DATE, TIME, TIMESTAMP or TIMESTAMP_LTZ", p, t)
 		}
 		if len(def.pk) > 0 && !slices.Contains(def.pk, p) {
-			return d, errf("PARTITIONED BY", "partition key %q must be part of the primary key (%s) of a partitioned primary-key table", p, strings.Join(def.pk, ", "))
+			return errf("PARTITIONED BY", "partition key %q must be part of the primary key (%s) of a partitioned primary-key table", p, strings.Join(def.pk, ", "))
 		}
 	}
 	if len(def.pk) > 0 && len(def.pk) == len(def.partitionBy) {
-		return d, errf("PRIMARY KEY", "the primary key (%s) must contain at least one column that is not a partition key", strings.Join(def.pk, ", "))
+		return errf("PRIMARY KEY", "the primary key (%s) must contain at least one column that is not a partition key", strings.Join(def.pk, ", "))
 	}
-	// Options.
+	return nil
+}
+
+// options sorts the WITH options into properties, custom properties,
+// bucketing, auto-increment and aggregation settings.
+func (b *descBuilder) options() *Error {
+	d := &b.d
 	d.Properties = map[string]string{}
 	d.CustomProperties = map[string]string{}
 	var autoInc []string
 	agg := map[string]*schema.AggFunction{}
 	aggParams := map[string]string{}
-	for _, o := range def.options {
+	for _, o := range b.def.options {
 		k, v := o.key, o.value
 		switch {
 		case k == optConnector:
 			if !strings.EqualFold(v, "fluss") {
-				return d, errf("WITH", "'connector' = '%s' is not supported: tables of this catalog are Fluss tables (omit 'connector' or set it to 'fluss'; use Flink for other connectors)", v)
+				return errf("WITH", "'connector' = '%s' is not supported: tables of this catalog are Fluss tables (omit 'connector' or set it to 'fluss'; use Flink for other connectors)", v)
 			}
 		case k == optBucketNum:
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil || n <= 0 {
-				return d, errf("WITH", "'bucket.num' = '%s' must be a positive integer", v)
+				return errf("WITH", "'bucket.num' = '%s' must be a positive integer", v)
 			}
 			d.BucketCount = &n
 		case k == optBucketKey:
@@ -198,7 +240,7 @@ func buildDescriptor(def *tableDef) (schema.TableDescriptor, *Error) {
 			col := strings.TrimSuffix(strings.TrimPrefix(k, "fields."), ".agg")
 			fn := strings.ToLower(strings.TrimSpace(v))
 			if !aggFunctions[fn] {
-				return d, errf("WITH", "'%s' = '%s': unknown aggregation function (use sum, product, max, min, last_value, last_value_ignore_nulls, first_value, first_value_ignore_nulls, listagg, string_agg, bool_and, bool_or, rbm32 or rbm64)", k, v)
+				return errf("WITH", "'%s' = '%s': unknown aggregation function (use sum, product, max, min, last_value, last_value_ignore_nulls, first_value, first_value_ignore_nulls, listagg, string_agg, bool_and, bool_or, rbm32 or rbm64)", k, v)
 			}
 			agg[col] = &schema.AggFunction{Type: fn}
 		case strings.HasPrefix(k, "fields.") && strings.Count(k, ".") >= 3:
@@ -209,39 +251,46 @@ func buildDescriptor(def *tableDef) (schema.TableDescriptor, *Error) {
 			d.CustomProperties[k] = v
 		}
 	}
-	// Aggregation functions and their parameters.
+	b.autoInc, b.agg, b.aggParams = autoInc, agg, aggParams
+	return nil
+}
+
+// aggregations checks the merge engine and attaches aggregation functions
+// and their parameters to their columns.
+func (b *descBuilder) aggregations() *Error {
+	d, def, cols, colType, agg := &b.d, b.def, b.cols, b.colType, b.agg
 	engine := strings.ToLower(d.Properties[schema.OptMergeEngine])
 	switch engine {
 	case "", "first_row", "versioned", "aggregation":
 	default:
-		return d, errf("WITH", "'table.merge-engine' = '%s' is not a merge engine (use first_row, versioned or aggregation; leave it unset for last-row)", d.Properties[schema.OptMergeEngine])
+		return errf("WITH", "'table.merge-engine' = '%s' is not a merge engine (use first_row, versioned or aggregation; leave it unset for last-row)", d.Properties[schema.OptMergeEngine])
 	}
 	if engine != "" && len(def.pk) == 0 {
-		return d, errf("WITH", "'table.merge-engine' needs a primary-key table; declare PRIMARY KEY (...) NOT ENFORCED")
+		return errf("WITH", "'table.merge-engine' needs a primary-key table; declare PRIMARY KEY (...) NOT ENFORCED")
 	}
 	if engine == "versioned" {
 		vc, ok := d.Properties[optVerColumn]
 		if !ok {
-			return d, errf("WITH", "the versioned merge engine needs '%s' naming an INT, BIGINT, TIMESTAMP or TIMESTAMP_LTZ column", optVerColumn)
+			return errf("WITH", "the versioned merge engine needs '%s' naming an INT, BIGINT, TIMESTAMP or TIMESTAMP_LTZ column", optVerColumn)
 		}
 		t, ok := colType(vc)
 		if !ok {
-			return d, errf("WITH", "'%s' = '%s' is not a column of the table", optVerColumn, vc)
+			return errf("WITH", "'%s' = '%s' is not a column of the table", optVerColumn, vc)
 		}
 		switch t.Root {
 		case schema.RootInt, schema.RootBigInt, schema.RootTimestamp, schema.RootTimestampLTZ:
 		default:
-			return d, errf("WITH", "version column %q has type %s; it must be INT, BIGINT, TIMESTAMP or TIMESTAMP_LTZ", vc, t)
+			return errf("WITH", "version column %q has type %s; it must be INT, BIGINT, TIMESTAMP or TIMESTAMP_LTZ", vc, t)
 		}
 	}
 	if db, ok := d.Properties[schema.OptDeleteBehavior]; ok {
 		switch strings.ToUpper(db) {
 		case "ALLOW", "IGNORE", "DISABLE":
 		default:
-			return d, errf("WITH", "'table.delete.behavior' = '%s' must be ALLOW, IGNORE or DISABLE", db)
+			return errf("WITH", "'table.delete.behavior' = '%s' must be ALLOW, IGNORE or DISABLE", db)
 		}
 	}
-	for k, v := range aggParams {
+	for k, v := range b.aggParams {
 		rest := strings.TrimPrefix(k, "fields.")
 		parts := strings.SplitN(rest, ".", 3)
 		if len(parts) == 3 {
@@ -256,7 +305,7 @@ func buildDescriptor(def *tableDef) (schema.TableDescriptor, *Error) {
 		d.CustomProperties[k] = v
 	}
 	if len(agg) > 0 && engine != "aggregation" {
-		return d, errf("WITH", "'fields.<column>.agg' needs 'table.merge-engine' = 'aggregation'")
+		return errf("WITH", "'fields.<column>.agg' needs 'table.merge-engine' = 'aggregation'")
 	}
 	aggCols := make([]string, 0, len(agg))
 	for c := range agg {
@@ -266,43 +315,52 @@ func buildDescriptor(def *tableDef) (schema.TableDescriptor, *Error) {
 	for _, c := range aggCols {
 		i := slices.IndexFunc(cols, func(x schema.Column) bool { return x.Name == c })
 		if i < 0 {
-			return d, errf("WITH", "'fields.%s.agg': %q is not a column of the table", c, c)
+			return errf("WITH", "'fields.%s.agg': %q is not a column of the table", c, c)
 		}
 		if slices.Contains(def.pk, c) {
-			return d, errf("WITH", "'fields.%s.agg': primary-key column %q cannot have an aggregation function", c, c)
+			return errf("WITH", "'fields.%s.agg': primary-key column %q cannot have an aggregation function", c, c)
 		}
 		cols[i].AggFunction = agg[c]
 	}
-	// Auto-increment.
+	b.engine = engine
+	return nil
+}
+
+func (b *descBuilder) autoIncrement() *Error {
+	def, colType, autoInc := b.def, b.colType, b.autoInc
 	if len(autoInc) > 0 {
 		if len(def.pk) == 0 {
-			return d, errf("WITH", "'auto-increment.fields' needs a primary-key table")
+			return errf("WITH", "'auto-increment.fields' needs a primary-key table")
 		}
 		if len(autoInc) > 1 {
-			return d, errf("WITH", "'auto-increment.fields' = '%s': a table can have at most one auto-increment column", strings.Join(autoInc, ","))
+			return errf("WITH", "'auto-increment.fields' = '%s': a table can have at most one auto-increment column", strings.Join(autoInc, ","))
 		}
 		t, ok := colType(autoInc[0])
 		if !ok {
-			return d, errf("WITH", "'auto-increment.fields': %q is not a column of the table", autoInc[0])
+			return errf("WITH", "'auto-increment.fields': %q is not a column of the table", autoInc[0])
 		}
 		if t.Root != schema.RootInt && t.Root != schema.RootBigInt {
-			return d, errf("WITH", "auto-increment column %q has type %s; it must be INT or BIGINT", autoInc[0], t)
+			return errf("WITH", "auto-increment column %q has type %s; it must be INT or BIGINT", autoInc[0], t)
 		}
 		if slices.Contains(def.pk, autoInc[0]) {
-			return d, errf("WITH", "auto-increment column %q cannot be part of the primary key", autoInc[0])
+			return errf("WITH", "auto-increment column %q cannot be part of the primary key", autoInc[0])
 		}
 	}
-	// Bucket keys.
+	return nil
+}
+
+func (b *descBuilder) bucketKeys() *Error {
+	d, def, colType := &b.d, b.def, b.colType
 	for _, b := range d.BucketKeys {
 		t, ok := colType(b)
 		if !ok {
-			return d, errf("WITH", "'bucket.key' column %q is not a physical column of the table", b)
+			return errf("WITH", "'bucket.key' column %q is not a physical column of the table", b)
 		}
 		if isComplex(t) {
-			return d, errf("WITH", "'bucket.key' column %q has type %s; ARRAY, MAP and ROW columns cannot be bucket keys", b, t)
+			return errf("WITH", "'bucket.key' column %q has type %s; ARRAY, MAP and ROW columns cannot be bucket keys", b, t)
 		}
 		if slices.Contains(def.partitionBy, b) {
-			return d, errf("WITH", "'bucket.key' column %q is a partition key; bucket keys must not include partition keys", b)
+			return errf("WITH", "'bucket.key' column %q is a partition key; bucket keys must not include partition keys", b)
 		}
 		if len(def.pk) > 0 && !slices.Contains(def.pk, b) {
 			phys := []string{}
@@ -311,10 +369,16 @@ func buildDescriptor(def *tableDef) (schema.TableDescriptor, *Error) {
 					phys = append(phys, k)
 				}
 			}
-			return d, errf("WITH", "'bucket.key' = '%s' must be a subset of the primary key without partition keys (%s); %q is not", strings.Join(d.BucketKeys, ","), strings.Join(phys, ", "), b)
+			return errf("WITH", "'bucket.key' = '%s' must be a subset of the primary key without partition keys (%s); %q is not", strings.Join(d.BucketKeys, ","), strings.Join(phys, ", "), b)
 		}
 	}
-	// Computed columns and watermarks → custom properties (Flink's encoding).
+	return nil
+}
+
+// computedColumns stores computed columns and watermarks as custom
+// properties, in Flink's encoding.
+func (b *descBuilder) computedColumns() *Error {
+	d, def, seen := &b.d, b.def, b.seen
 	for i, c := range def.cols {
 		if !c.computed {
 			continue
@@ -328,7 +392,7 @@ func buildDescriptor(def *tableDef) (schema.TableDescriptor, *Error) {
 	}
 	for i, w := range def.watermarks {
 		if !seen[w.column] {
-			return d, errf("WATERMARK", "watermark column %q is not a column of the table", w.column)
+			return errf("WATERMARK", "watermark column %q is not a column of the table", w.column)
 		}
 		p := "schema.watermark." + strconv.Itoa(i) + "."
 		d.CustomProperties[p+"rowtime"] = w.column
@@ -337,6 +401,13 @@ func buildDescriptor(def *tableDef) (schema.TableDescriptor, *Error) {
 			d.CustomProperties[p+"strategy.data-type"] = w.dataType
 		}
 	}
+	return nil
+}
+
+// finish builds the schema and normalizes the descriptor.
+func (b *descBuilder) finish() (schema.TableDescriptor, *Error) {
+	const clause = "CREATE TABLE"
+	d, def, cols, autoInc := &b.d, b.def, b.cols, b.autoInc
 	if len(d.Properties) == 0 {
 		d.Properties = nil
 	}
@@ -345,15 +416,15 @@ func buildDescriptor(def *tableDef) (schema.TableDescriptor, *Error) {
 	}
 	s, err := schema.NewSchema(cols, def.pk, autoInc)
 	if err != nil {
-		return d, errf(clause, "%s", strings.TrimPrefix(err.Error(), "schema: "))
+		return *d, errf(clause, "%s", strings.TrimPrefix(err.Error(), "schema: "))
 	}
 	d.Schema = s
 	d.Comment = def.comment
 	d.PartitionKeys = slices.Clone(def.partitionBy)
 	if err := d.Normalize(); err != nil {
-		return d, errf(clause, "%s", strings.TrimPrefix(err.Error(), "schema: "))
+		return *d, errf(clause, "%s", strings.TrimPrefix(err.Error(), "schema: "))
 	}
-	return d, nil
+	return *d, nil
 }
 
 // flinkType renders a Fluss type the way Flink serializes logical types
