@@ -102,11 +102,9 @@ func (p *planCtx) createTable(s *parser.CreateTable) (Plan, error) {
 	if e := checkName("table", path.Table); e != nil {
 		return nil, e
 	}
-	lenient := p.sess != nil && p.sess.LenientDDL
-	var notices []string
-	def := &tableDef{}
+	c := &createDef{s: s, lenient: p.sess != nil && p.sess.LenientDDL, def: &tableDef{}}
 	if s.Comment != nil {
-		def.comment = *s.Comment
+		c.def.comment = *s.Comment
 	}
 
 	// LIKE: start from the source table.
@@ -115,81 +113,117 @@ func (p *planCtx) createTable(s *parser.CreateTable) (Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		def, err = likeDef(src, s)
+		c.def, err = likeDef(src, s)
 		if err != nil {
 			return nil, err
 		}
 		if s.Comment != nil {
-			def.comment = *s.Comment
+			c.def.comment = *s.Comment
 		}
 	}
 
-	physType := func(name string) (schema.DataType, bool) {
-		for _, c := range def.cols {
-			if c.name == name && !c.computed {
-				return c.typ, true
-			}
+	for _, step := range []func() error{c.columns, c.primaryKey, c.watermarks, c.layout, c.mysqlExtras} {
+		if err := step(); err != nil {
+			return nil, err
 		}
-		return schema.DataType{}, false
 	}
-	var inlinePK []string
-	var autoIncFromMySQL []string
-	inlineNotEnforced := true
-	for _, c := range s.Columns {
-		switch c.Kind {
+	desc, e := buildDescriptor(c.def)
+	if e != nil {
+		return nil, e
+	}
+	return &CreateTable{Path: path, Descriptor: desc, IfNotExists: s.IfNotExists, Notices: c.notices}, nil
+}
+
+// createDef gathers the definition of CREATE TABLE, one part of the
+// statement at a time, before buildDescriptor checks the whole.
+type createDef struct {
+	s       *parser.CreateTable
+	lenient bool
+	def     *tableDef
+	notices []string
+	// From the column list, for primaryKey and mysqlExtras.
+	inlinePK          []string
+	inlineNotEnforced bool
+	autoIncFromMySQL  []string
+}
+
+// physType is the type of a physical column defined so far.
+func (c *createDef) physType(name string) (schema.DataType, bool) {
+	for _, cd := range c.def.cols {
+		if cd.name == name && !cd.computed {
+			return cd.typ, true
+		}
+	}
+	return schema.DataType{}, false
+}
+
+// columns adds the column list.
+func (c *createDef) columns() error {
+	const clause = "CREATE TABLE"
+	s, def, lenient := c.s, c.def, c.lenient
+	notices := c.notices
+	inlinePK, autoIncFromMySQL, inlineNotEnforced := []string(nil), []string(nil), true
+	for _, col := range s.Columns {
+		switch col.Kind {
 		case parser.MetadataColumn:
-			return nil, errf(clause, "metadata column %q is not supported: Fluss tables have no METADATA columns (read t$changelog for _change_type, _log_offset and _commit_timestamp)", c.Name)
+			return errf(clause, "metadata column %q is not supported: Fluss tables have no METADATA columns (read t$changelog for _change_type, _log_offset and _commit_timestamp)", col.Name)
 		case parser.ComputedColumn:
-			cd := colDef{name: c.Name, computed: true, expr: c.Expr}
-			if c.Comment != nil {
-				cd.comment = *c.Comment
+			cd := colDef{name: col.Name, computed: true, expr: col.Expr}
+			if col.Comment != nil {
+				cd.comment = *col.Comment
 			}
 			def.cols = append(def.cols, cd)
 			continue
 		}
-		t, n, err := fromParserType(c.Type, lenient)
+		t, n, err := fromParserType(col.Type, lenient)
 		if err != nil {
 			msg := err.Error()
-			if !lenient && c.Type != nil && c.Type.Kind == parser.TypeForeign && c.Type.Suggestion() != "" {
+			if !lenient && col.Type != nil && col.Type.Kind == parser.TypeForeign && col.Type.Suggestion() != "" {
 				msg += " (or connect with ddl=lenient to map MySQL types)"
 			}
-			return nil, errf(clause, "column %q: %s", c.Name, msg)
+			return errf(clause, "column %q: %s", col.Name, msg)
 		}
 		for _, x := range n {
-			notices = append(notices, "column "+c.Name+": "+x)
+			notices = append(notices, "column "+col.Name+": "+x)
 		}
-		cd := colDef{name: c.Name, typ: t}
-		if c.Comment != nil {
-			cd.comment = *c.Comment
+		cd := colDef{name: col.Name, typ: t}
+		if col.Comment != nil {
+			cd.comment = *col.Comment
 		}
-		if c.PrimaryKey {
-			inlinePK = append(inlinePK, c.Name)
-			if !c.PrimaryKeyNotEnforced {
+		if col.PrimaryKey {
+			inlinePK = append(inlinePK, col.Name)
+			if !col.PrimaryKeyNotEnforced {
 				inlineNotEnforced = false
 			}
 		}
-		for _, attr := range c.MySQL {
+		for _, attr := range col.MySQL {
 			up := strings.ToUpper(attr)
 			if !lenient {
-				return nil, errf(clause, "column %q: %s is MySQL syntax that Fluss does not support (remove it, or connect with ddl=lenient to ignore MySQL attributes)", c.Name, attr)
+				return errf(clause, "column %q: %s is MySQL syntax that Fluss does not support (remove it, or connect with ddl=lenient to ignore MySQL attributes)", col.Name, attr)
 			}
 			if up == "AUTO_INCREMENT" {
-				autoIncFromMySQL = append(autoIncFromMySQL, c.Name)
+				autoIncFromMySQL = append(autoIncFromMySQL, col.Name)
 				continue
 			}
-			notices = append(notices, "column "+c.Name+": "+attr+" ignored")
+			notices = append(notices, "column "+col.Name+": "+attr+" ignored")
 		}
 		def.cols = append(def.cols, cd)
 	}
-	// Primary key.
+	c.notices, c.inlinePK, c.inlineNotEnforced, c.autoIncFromMySQL = notices, inlinePK, inlineNotEnforced, autoIncFromMySQL
+	return nil
+}
+
+// primaryKey takes the inline or table-level primary key.
+func (c *createDef) primaryKey() error {
+	s, def, lenient, inlinePK := c.s, c.def, c.lenient, c.inlinePK
 	if len(inlinePK) > 1 {
-		return nil, errf("PRIMARY KEY", "several columns are declared PRIMARY KEY (%s); use one table-level PRIMARY KEY (%s) NOT ENFORCED", strings.Join(inlinePK, ", "), strings.Join(inlinePK, ", "))
+		return errf("PRIMARY KEY", "several columns are declared PRIMARY KEY (%s); use one table-level PRIMARY KEY (%s) NOT ENFORCED", strings.Join(inlinePK, ", "), strings.Join(inlinePK, ", "))
 	}
 	pk := inlinePK
-	notEnforced := inlineNotEnforced
+	notEnforced := c.inlineNotEnforced
 	if s.PrimaryKey != nil {
 		if len(inlinePK) > 0 {
-			return nil, errf("PRIMARY KEY", "the primary key is declared twice (on column %s and as PRIMARY KEY (...)); keep one", inlinePK[0])
+			return errf("PRIMARY KEY", "the primary key is declared twice (on column %s and as PRIMARY KEY (...)); keep one", inlinePK[0])
 		}
 		pk = s.PrimaryKey.Columns
 		notEnforced = s.PrimaryKey.NotEnforced
@@ -197,16 +231,22 @@ func (p *planCtx) createTable(s *parser.CreateTable) (Plan, error) {
 	if len(pk) > 0 {
 		if !notEnforced {
 			if !lenient {
-				return nil, errf("PRIMARY KEY", "PRIMARY KEY must be declared NOT ENFORCED (Flink syntax): PRIMARY KEY (%s) NOT ENFORCED; or connect with ddl=lenient", strings.Join(pk, ", "))
+				return errf("PRIMARY KEY", "PRIMARY KEY must be declared NOT ENFORCED (Flink syntax): PRIMARY KEY (%s) NOT ENFORCED; or connect with ddl=lenient", strings.Join(pk, ", "))
 			}
-			notices = append(notices, "PRIMARY KEY without NOT ENFORCED accepted")
+			c.notices = append(c.notices, "PRIMARY KEY without NOT ENFORCED accepted")
 		}
 		if len(def.pk) > 0 {
-			return nil, errf("PRIMARY KEY", "the LIKE source already has a primary key (%s); add EXCLUDING CONSTRAINTS to replace it", strings.Join(def.pk, ", "))
+			return errf("PRIMARY KEY", "the LIKE source already has a primary key (%s); add EXCLUDING CONSTRAINTS to replace it", strings.Join(def.pk, ", "))
 		}
 		def.pk = slices.Clone(pk)
 	}
-	// Watermarks.
+	return nil
+}
+
+// watermarks adds the watermarks and the types of computed columns that
+// can be told without an expression engine.
+func (c *createDef) watermarks() error {
+	s, def, physType := c.s, c.def, c.physType
 	for _, w := range s.Watermarks {
 		wd := watermarkDef{column: w.Column, expr: w.Expr}
 		if t, ok := physType(w.Column); ok {
@@ -221,9 +261,16 @@ func (p *planCtx) createTable(s *parser.CreateTable) (Plan, error) {
 			c.exprType = computedType(c.expr, physType)
 		}
 	}
+	return nil
+}
+
+// layout adds partitioning, options (later ones overriding, LIKE source
+// options first) and the distribution.
+func (c *createDef) layout() error {
+	s, def := c.s, c.def
 	if len(s.PartitionBy) > 0 {
 		if len(def.partitionBy) > 0 {
-			return nil, errf("PARTITIONED BY", "the LIKE source is already partitioned by (%s); add EXCLUDING PARTITIONS to replace it", strings.Join(def.partitionBy, ", "))
+			return errf("PARTITIONED BY", "the LIKE source is already partitioned by (%s); add EXCLUDING PARTITIONS to replace it", strings.Join(def.partitionBy, ", "))
 		}
 		def.partitionBy = slices.Clone(s.PartitionBy)
 	}
@@ -234,22 +281,31 @@ func (p *planCtx) createTable(s *parser.CreateTable) (Plan, error) {
 	if s.Distribution != nil {
 		if len(s.Distribution.Columns) > 0 {
 			if hasKV(s.Options, optBucketKey) {
-				return nil, errf("DISTRIBUTED BY", "the bucket key is given twice (DISTRIBUTED BY and 'bucket.key'); keep one")
+				return errf("DISTRIBUTED BY", "the bucket key is given twice (DISTRIBUTED BY and 'bucket.key'); keep one")
 			}
 			if s.Distribution.Kind != "" && s.Distribution.Kind != "HASH" {
-				return nil, errf("DISTRIBUTED BY", "Fluss distributes rows by hash only; %s distribution is not supported", s.Distribution.Kind)
+				return errf("DISTRIBUTED BY", "Fluss distributes rows by hash only; %s distribution is not supported", s.Distribution.Kind)
 			}
 			def.options = setKV(def.options, optBucketKey, strings.Join(s.Distribution.Columns, ","))
 		}
 		if s.Distribution.Buckets > 0 {
 			if hasKV(s.Options, optBucketNum) {
-				return nil, errf("DISTRIBUTED BY", "the bucket count is given twice (INTO n BUCKETS and 'bucket.num'); keep one")
+				return errf("DISTRIBUTED BY", "the bucket count is given twice (INTO n BUCKETS and 'bucket.num'); keep one")
 			}
 			def.options = setKV(def.options, optBucketNum, itoa(s.Distribution.Buckets))
 		}
 	}
+	return nil
+}
+
+// mysqlExtras applies or refuses (without ddl=lenient) the MySQL parts:
+// AUTO_INCREMENT, table options, indexes.
+func (c *createDef) mysqlExtras() error {
+	const clause = "CREATE TABLE"
+	s, def, lenient := c.s, c.def, c.lenient
+	notices := c.notices
 	var autoInc []string
-	for _, a := range autoIncFromMySQL {
+	for _, a := range c.autoIncFromMySQL {
 		if slices.Contains(def.pk, a) {
 			notices = append(notices, "column "+a+": AUTO_INCREMENT on a primary-key column ignored (Fluss auto-increment columns cannot be keys)")
 			continue
@@ -261,21 +317,18 @@ func (p *planCtx) createTable(s *parser.CreateTable) (Plan, error) {
 	}
 	for _, o := range s.MySQLTableOptions {
 		if !lenient {
-			return nil, errf(clause, "table option %s is MySQL syntax; use WITH ('key' = 'value') (or connect with ddl=lenient to ignore it)", o)
+			return errf(clause, "table option %s is MySQL syntax; use WITH ('key' = 'value') (or connect with ddl=lenient to ignore it)", o)
 		}
 		notices = append(notices, "table option "+o+" ignored")
 	}
 	for _, ix := range s.MySQLIndexes {
 		if !lenient {
-			return nil, errf(clause, "%s: Fluss tables have no secondary indexes or foreign keys (remove it, or connect with ddl=lenient to ignore it)", ix)
+			return errf(clause, "%s: Fluss tables have no secondary indexes or foreign keys (remove it, or connect with ddl=lenient to ignore it)", ix)
 		}
 		notices = append(notices, ix+" ignored")
 	}
-	desc, e := buildDescriptor(def)
-	if e != nil {
-		return nil, e
-	}
-	return &CreateTable{Path: path, Descriptor: desc, IfNotExists: s.IfNotExists, Notices: notices}, nil
+	c.notices = notices
+	return nil
 }
 
 func withoutWatermark(ws []watermarkDef, col string) []watermarkDef {
