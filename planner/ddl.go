@@ -469,22 +469,11 @@ func (p *planCtx) alterTable(s *parser.AlterTable) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	lenient := p.sess != nil && p.sess.LenientDDL
 	at := &AlterTable{Path: path, IfExists: s.IfExists}
+	a := &alterer{p: p, name: s.Name, path: path, lenient: p.sess != nil && p.sess.LenientDDL, at: at}
 	var parts []Plan
-	var info *schema.TableInfo
-	need := func() error {
-		if info == nil {
-			i, err := p.table(s.Name, clause)
-			if err != nil {
-				return err
-			}
-			info = i
-		}
-		return nil
-	}
-	for _, a := range s.Actions {
-		switch x := a.(type) {
+	for _, act := range s.Actions {
+		switch x := act.(type) {
 		case *parser.SetOptions:
 			for _, o := range x.Options {
 				if e := checkAlterableKey(o.Key); e != nil {
@@ -504,55 +493,14 @@ func (p *planCtx) alterTable(s *parser.AlterTable) (Plan, error) {
 				return nil, errf(clause, "the primary key of a Fluss table cannot be changed after creation")
 			}
 			if x.Watermark != nil {
-				if err := need(); err != nil {
+				if err := a.watermark(x); err != nil {
 					return nil, err
-				}
-				col := info.Descriptor.Schema.ColumnIndex(x.Watermark.Column)
-				if col < 0 && !hasComputed(info, x.Watermark.Column) {
-					return nil, errf("WATERMARK", "watermark column %q is not a column of %s", x.Watermark.Column, path)
-				}
-				if x.Op == parser.SchemaAdd && hasWatermark(info) {
-					return nil, errf("WATERMARK", "%s already has a watermark; use ALTER TABLE %s MODIFY WATERMARK ...", path, path.Table)
-				}
-				at.OptionChanges = append(at.OptionChanges,
-					TableChange{Kind: ChangeSetOption, Key: "schema.watermark.0.rowtime", Value: x.Watermark.Column},
-					TableChange{Kind: ChangeSetOption, Key: "schema.watermark.0.strategy.expr", Value: x.Watermark.Expr})
-				if col >= 0 {
-					at.OptionChanges = append(at.OptionChanges, TableChange{Kind: ChangeSetOption, Key: "schema.watermark.0.strategy.data-type", Value: flinkType(info.Descriptor.Schema.Columns[col].Type)})
 				}
 			}
 			for _, c := range x.Columns {
-				if c.Kind != parser.PhysicalColumn {
-					return nil, errf(clause, "column %q: only physical columns can be added or modified (computed and metadata columns are Flink metadata)", c.Name)
+				if err := a.column(c, x.Op); err != nil {
+					return nil, err
 				}
-				if reservedColumns[c.Name] {
-					return nil, errf(clause, "column name %q is reserved by Fluss (__offset, __timestamp and __bucket are system columns)", c.Name)
-				}
-				t, _, err := fromParserType(c.Type, lenient)
-				if err != nil {
-					return nil, errf(clause, "column %q: %v", c.Name, err)
-				}
-				col := schema.NewColumn(c.Name, t)
-				if c.Comment != nil {
-					col.Comment = *c.Comment
-				}
-				if len(c.MySQL) > 0 {
-					return nil, errf(clause, "column %q: %s is not supported in ALTER TABLE (auto-increment and defaults cannot be added)", c.Name, c.MySQL[0])
-				}
-				if x.Op == parser.SchemaModify {
-					at.SchemaChanges = append(at.SchemaChanges, TableChange{Kind: ChangeModifyColumn, Column: col})
-					continue
-				}
-				if c.Position != nil {
-					return nil, errf(clause, "column %q: only appending at the end is supported (remove FIRST/AFTER)", c.Name)
-				}
-				if !t.Nullable {
-					return nil, errf(clause, "column %q: added columns must be nullable (remove NOT NULL)", c.Name)
-				}
-				if c.PrimaryKey {
-					return nil, errf(clause, "column %q: the primary key cannot be changed after creation", c.Name)
-				}
-				at.SchemaChanges = append(at.SchemaChanges, TableChange{Kind: ChangeAddColumn, Column: col})
 			}
 		case *parser.DropColumns:
 			for _, c := range x.Columns {
@@ -561,16 +509,8 @@ func (p *planCtx) alterTable(s *parser.AlterTable) (Plan, error) {
 		case *parser.RenameColumn:
 			at.SchemaChanges = append(at.SchemaChanges, TableChange{Kind: ChangeRenameColumn, Column: schema.Column{Name: x.From}, NewName: x.To})
 		case *parser.DropWatermark:
-			if err := need(); err != nil {
+			if err := a.dropWatermark(); err != nil {
 				return nil, err
-			}
-			if !hasWatermark(info) {
-				return nil, errf("WATERMARK", "%s has no watermark to drop", path)
-			}
-			for _, k := range slices.Sorted(maps.Keys(info.Descriptor.CustomProperties)) {
-				if strings.HasPrefix(k, "schema.watermark.") {
-					at.OptionChanges = append(at.OptionChanges, TableChange{Kind: ChangeResetOption, Key: k})
-				}
 			}
 		case *parser.DropPrimaryKey, *parser.DropConstraint:
 			return nil, errf(clause, "the primary key of a Fluss table cannot be dropped")
@@ -589,7 +529,7 @@ func (p *planCtx) alterTable(s *parser.AlterTable) (Plan, error) {
 			}
 			parts = append(parts, &DropPartition{Path: path, Specs: specs, IfExists: x.IfExists})
 		default:
-			return nil, errf(clause, "ALTER TABLE action %T is not supported", a)
+			return nil, errf(clause, "ALTER TABLE action %T is not supported", act)
 		}
 	}
 	if len(parts) > 0 {
@@ -602,6 +542,108 @@ func (p *planCtx) alterTable(s *parser.AlterTable) (Plan, error) {
 		return nil, errf(clause, "ALTER TABLE needs an action")
 	}
 	return at, nil
+}
+
+// alterer plans the schema actions of one ALTER TABLE into its
+// AlterTable, reading the table's metadata only when an action needs it.
+type alterer struct {
+	p       *planCtx
+	name    parser.TableName
+	path    schema.TablePath
+	lenient bool
+	at      *AlterTable
+	info    *schema.TableInfo
+}
+
+// table returns the table's metadata, fetched on first use.
+func (a *alterer) table() (*schema.TableInfo, error) {
+	if a.info == nil {
+		info, err := a.p.table(a.name, "ALTER TABLE")
+		if err != nil {
+			return nil, err
+		}
+		a.info = info
+	}
+	return a.info, nil
+}
+
+// watermark adds or modifies the watermark, stored as custom properties.
+func (a *alterer) watermark(x *parser.AlterSchema) error {
+	at, path := a.at, a.path
+	info, err := a.table()
+	if err != nil {
+		return err
+	}
+	col := info.Descriptor.Schema.ColumnIndex(x.Watermark.Column)
+	if col < 0 && !hasComputed(info, x.Watermark.Column) {
+		return errf("WATERMARK", "watermark column %q is not a column of %s", x.Watermark.Column, path)
+	}
+	if x.Op == parser.SchemaAdd && hasWatermark(info) {
+		return errf("WATERMARK", "%s already has a watermark; use ALTER TABLE %s MODIFY WATERMARK ...", path, path.Table)
+	}
+	at.OptionChanges = append(at.OptionChanges,
+		TableChange{Kind: ChangeSetOption, Key: "schema.watermark.0.rowtime", Value: x.Watermark.Column},
+		TableChange{Kind: ChangeSetOption, Key: "schema.watermark.0.strategy.expr", Value: x.Watermark.Expr})
+	if col >= 0 {
+		at.OptionChanges = append(at.OptionChanges, TableChange{Kind: ChangeSetOption, Key: "schema.watermark.0.strategy.data-type", Value: flinkType(info.Descriptor.Schema.Columns[col].Type)})
+	}
+	return nil
+}
+
+// column adds or modifies one physical column.
+func (a *alterer) column(c *parser.ColumnDef, op parser.AlterSchemaOp) error {
+	const clause = "ALTER TABLE"
+	at, lenient := a.at, a.lenient
+	if c.Kind != parser.PhysicalColumn {
+		return errf(clause, "column %q: only physical columns can be added or modified (computed and metadata columns are Flink metadata)", c.Name)
+	}
+	if reservedColumns[c.Name] {
+		return errf(clause, "column name %q is reserved by Fluss (__offset, __timestamp and __bucket are system columns)", c.Name)
+	}
+	t, _, err := fromParserType(c.Type, lenient)
+	if err != nil {
+		return errf(clause, "column %q: %v", c.Name, err)
+	}
+	col := schema.NewColumn(c.Name, t)
+	if c.Comment != nil {
+		col.Comment = *c.Comment
+	}
+	if len(c.MySQL) > 0 {
+		return errf(clause, "column %q: %s is not supported in ALTER TABLE (auto-increment and defaults cannot be added)", c.Name, c.MySQL[0])
+	}
+	if op == parser.SchemaModify {
+		at.SchemaChanges = append(at.SchemaChanges, TableChange{Kind: ChangeModifyColumn, Column: col})
+		return nil
+	}
+	if c.Position != nil {
+		return errf(clause, "column %q: only appending at the end is supported (remove FIRST/AFTER)", c.Name)
+	}
+	if !t.Nullable {
+		return errf(clause, "column %q: added columns must be nullable (remove NOT NULL)", c.Name)
+	}
+	if c.PrimaryKey {
+		return errf(clause, "column %q: the primary key cannot be changed after creation", c.Name)
+	}
+	at.SchemaChanges = append(at.SchemaChanges, TableChange{Kind: ChangeAddColumn, Column: col})
+	return nil
+}
+
+// dropWatermark resets every watermark property.
+func (a *alterer) dropWatermark() error {
+	at, path := a.at, a.path
+	info, err := a.table()
+	if err != nil {
+		return err
+	}
+	if !hasWatermark(info) {
+		return errf("WATERMARK", "%s has no watermark to drop", path)
+	}
+	for _, k := range slices.Sorted(maps.Keys(info.Descriptor.CustomProperties)) {
+		if strings.HasPrefix(k, "schema.watermark.") {
+			at.OptionChanges = append(at.OptionChanges, TableChange{Kind: ChangeResetOption, Key: k})
+		}
+	}
+	return nil
 }
 
 func hasWatermark(info *schema.TableInfo) bool {
