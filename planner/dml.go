@@ -82,28 +82,70 @@ func (p *planCtx) insert(s *parser.Insert) (Plan, error) {
 	if !pk && s.Action != parser.ActionInsert {
 		return nil, errf(verb, "UPSERT/REPLACE needs a primary-key table; %s is a log table (use INSERT)", info.Path)
 	}
-	// Target columns as written.
-	var target []int
-	explicit := len(s.Columns) > 0
+	target, explicit, err := insertTarget(verb, s.Columns, r, info)
+	if err != nil {
+		return nil, err
+	}
+	static, err := staticPartition(s.Partition, r, info, explicit, target)
+	if err != nil {
+		return nil, err
+	}
+	target, autoInc, dropAuto, err := autoIncrementTarget(verb, s.Rows, r, sc, explicit, target, static)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := p.insertRows(s.Rows, r, target, static, autoInc, dropAuto)
+	if err != nil {
+		return nil, err
+	}
+	full := make([]bool, len(r.names))
+	for _, i := range target {
+		full[i] = true
+	}
+	for i := range static {
+		full[i] = true
+	}
+	if pk {
+		return p.upsertPlan(info, s, r, target, static, autoInc, dropAuto, rows, wo, hints)
+	}
+	// Log table: every column is written; missing nullable columns are NULL.
+	for i, t := range r.types {
+		if !full[i] && !t.Nullable {
+			return nil, errf(verb, "column %q is NOT NULL and has no value", r.names[i])
+		}
+	}
+	return &Append{Table: tableOf(info), Columns: r.names, Rows: rows, Params: p.params, Options: wo}, nil
+}
+
+// insertTarget resolves the column list as written (explicit is false
+// when there is none, and target empty).
+func insertTarget(verb string, cols []string, r *rowType, info *schema.TableInfo) (target []int, explicit bool, err error) {
+	explicit = len(cols) > 0
 	if explicit {
-		for _, c := range s.Columns {
+		for _, c := range cols {
 			i := r.index(c)
 			if i < 0 {
 				if strings.Contains(c, ".") {
-					return nil, errf(verb, "nested-field targets (%s) are not supported; write whole columns", c)
+					return nil, false, errf(verb, "nested-field targets (%s) are not supported; write whole columns", c)
 				}
-				return nil, errf(verb, "unknown column %q in the column list of %s (columns: %s)", c, info.Path, strings.Join(r.names, ", "))
+				return nil, false, errf(verb, "unknown column %q in the column list of %s (columns: %s)", c, info.Path, strings.Join(r.names, ", "))
 			}
 			if slices.Contains(target, i) {
-				return nil, errf(verb, "column %q is listed twice", r.names[i])
+				return nil, false, errf(verb, "column %q is listed twice", r.names[i])
 			}
 			target = append(target, i)
 		}
 	}
-	// Static partition values (Flink's INSERT INTO t PARTITION (k='v')).
+	return target, explicit, nil
+}
+
+// staticPartition resolves the static partition values of Flink's INSERT
+// INTO t PARTITION (k='v'), by column position.
+func staticPartition(part *parser.PartitionSpec, r *rowType, info *schema.TableInfo, explicit bool, target []int) (map[int]parser.Expr, error) {
+	d := &info.Descriptor
 	static := map[int]parser.Expr{}
-	if s.Partition != nil {
-		for _, pv := range s.Partition.Values {
+	if part != nil {
+		for _, pv := range part.Values {
 			i := r.index(pv.Column)
 			if i < 0 || !slices.Contains(d.PartitionKeys, r.names[i]) {
 				return nil, errf("PARTITION", "%q is not a partition key of %s", pv.Column, info.Path)
@@ -114,7 +156,14 @@ func (p *planCtx) insert(s *parser.Insert) (Plan, error) {
 			static[i] = pv.Value
 		}
 	}
-	autoInc := -1
+	return static, nil
+}
+
+// autoIncrementTarget completes the target without a column list and
+// decides how VALUES treats the auto-increment column (autoInc, or -1):
+// left out, or given as NULL/DEFAULT in its place (dropAuto).
+func autoIncrementTarget(verb string, values [][]parser.Expr, r *rowType, sc *schema.Schema, explicit bool, target []int, static map[int]parser.Expr) (_ []int, autoInc int, dropAuto bool, err error) {
+	autoInc = -1
 	if len(sc.AutoIncrementColumns) > 0 {
 		autoInc = sc.ColumnIndex(sc.AutoIncrementColumns[0])
 	}
@@ -125,30 +174,27 @@ func (p *planCtx) insert(s *parser.Insert) (Plan, error) {
 			}
 		}
 	}
-	dropAuto := false
 	if autoInc >= 0 {
 		if explicit && slices.Contains(target, autoInc) {
-			return nil, errf(verb, "column %q is an auto-increment column; the server assigns its values, so leave it out of the column list", r.names[autoInc])
+			return nil, 0, false, errf(verb, "column %q is an auto-increment column; the server assigns its values, so leave it out of the column list", r.names[autoInc])
 		}
 		if !explicit {
 			// Allow VALUES without the auto-increment column, or with NULL/DEFAULT in its place.
-			if len(s.Rows) > 0 && len(s.Rows[0]) == len(target)-1 {
+			if len(values) > 0 && len(values[0]) == len(target)-1 {
 				target = slices.DeleteFunc(target, func(i int) bool { return i == autoInc })
 			} else {
 				dropAuto = true
 			}
 		}
 	}
-	// Rows.
+	return target, autoInc, dropAuto, nil
+}
+
+// insertRows turns VALUES into full rows of plan values: written columns,
+// static partition values, NULL literals for the rest.
+func (p *planCtx) insertRows(values [][]parser.Expr, r *rowType, target []int, static map[int]parser.Expr, autoInc int, dropAuto bool) ([][]Value, error) {
 	var rows [][]Value
-	full := make([]bool, len(r.names))
-	for _, i := range target {
-		full[i] = true
-	}
-	for i := range static {
-		full[i] = true
-	}
-	for ri, row := range s.Rows {
+	for ri, row := range values {
 		if len(row) != len(target) {
 			return nil, errf("VALUES", "row %d has %d values but %d columns are written (%s)", ri+1, len(row), len(target), fmtCols(r, target))
 		}
@@ -185,16 +231,7 @@ func (p *planCtx) insert(s *parser.Insert) (Plan, error) {
 		}
 		rows = append(rows, vals)
 	}
-	if pk {
-		return p.upsertPlan(info, s, r, target, static, autoInc, dropAuto, rows, wo, hints)
-	}
-	// Log table: every column is written; missing nullable columns are NULL.
-	for i, t := range r.types {
-		if !full[i] && !t.Nullable {
-			return nil, errf(verb, "column %q is NOT NULL and has no value", r.names[i])
-		}
-	}
-	return &Append{Table: tableOf(info), Columns: r.names, Rows: rows, Params: p.params, Options: wo}, nil
+	return rows, nil
 }
 
 func isDefault(e parser.Expr) bool {
