@@ -100,245 +100,299 @@ var fstStop = map[string]bool{"AS": true, "ON": true, "WHERE": true, "JOIN": tru
 
 // rewrite runs the pre-pass over the statement tokens.
 func (rw *rewriter) rewrite() {
-	p := rw.p
-	toks := p.toks
-	n := len(toks) - 1 // last is EOF
-	type frame struct{ clause string }
-	stack := []frame{{}}
-	expectTable := false
-	lastNameEnd := -1 // index of the last token of the current table reference
-	var cur *tableAnn
-	var brackets []bool // one entry per open ARRAY[ / MAP[; closes with ')'
-	castAt := map[int]int{}
-	lastSelect := -1
-	for i := 0; i < n; i++ {
-		t := toks[i]
-		w := strings.ToUpper(t.Text)
-		// A hint or FOR SYSTEM_TIME directly after a table name belongs to it.
-		attachable := cur != nil && lastNameEnd == i-1
-		switch t.Kind {
-		case TokHint:
-			hs := parseHints(p.src, t)
-			switch {
-			case lastSelect >= 0 && lastSelect == i-1:
-				rw.selectHints[len(rw.selectHints)-1] = append(rw.selectHints[len(rw.selectHints)-1], hs...)
-				lastSelect = i
-			case i == 1:
-				rw.stmtHints = append(rw.stmtHints, hs...)
-			case attachable:
-				cur.hints = append(cur.hints, hs...)
-				lastNameEnd = i
-			default:
-				p.failAt(t, "", "a hint /*+ ... */ must follow SELECT, INSERT, UPDATE, DELETE or a table name")
-			}
-			continue
-		case TokQuotedIdent, TokWord:
-			if expectTable {
-				expectTable = false
-				// Collect a dotted name.
-				start := i
-				parts := []string{identValue(t)}
-				j := i
-				for j+2 < n && toks[j+1].is(".") && toks[j+1].Kind == TokOp && (toks[j+2].Kind == TokWord || toks[j+2].Kind == TokQuotedIdent) {
-					parts = append(parts, identValue(toks[j+2]))
-					j += 2
-				}
-				if len(parts) > 3 {
-					p.failAt(t, "table name", "a table name has at most three parts: catalog.database.table")
-				}
-				emitted := parts
-				if len(parts) == 3 {
-					emitted = parts[1:]
-				}
-				var q []string
-				for _, e := range emitted {
-					q = append(q, quoteBacktick(e))
-				}
-				rw.emit(toks[start], strings.Join(q, "."))
-				cur = &tableAnn{parts: parts, pos: t.Pos}
-				rw.anns = append(rw.anns, cur)
-				i = j
-				lastNameEnd = j
-				continue
-			}
-			if t.Kind == TokQuotedIdent {
-				rw.emit(t, quoteBacktick(t.Value))
-				continue
-			}
-			next := toks[i+1]
-			if next.Kind == TokString && next.Pos.Offset == t.End {
-				switch w {
-				case "N", "_UTF8", "_UTF8MB4", "_LATIN1", "_BINARY":
-					// National/charset-introduced string: keep the string.
-					continue
-				case "B":
-					p.failAt(t, "", "bit literals b'...' are not supported; use an integer or x'..' bytes")
-				}
-			}
-			switch {
-			case w == "FOR" && next.is("SYSTEM_TIME") && toks[i+2].is("AS") && toks[i+3].is("OF"):
-				if !attachable {
-					p.failAt(t, "", "FOR SYSTEM_TIME AS OF must follow a table name")
-				}
-				k := i + 4
-				depth := 0
-				for k < n {
-					u := toks[k]
-					if depth == 0 && (u.is(",") || u.is(")") || u.Kind == TokWord && fstStop[strings.ToUpper(u.Text)]) {
-						break
-					}
-					if u.is("(") {
-						depth++
-					} else if u.is(")") {
-						depth--
-					}
-					k++
-				}
-				if k == i+4 {
-					p.failAt(toks[k], "a time expression", "")
-				}
-				cur.fst = &ForSystemTime{Expr: p.src[toks[i+4].Pos.Offset:toks[k-1].End]}
-				i = k - 1
-				lastNameEnd = i
-				continue
-			case w == "PARTITION" && attachable && len(rw.anns) == 1 && isInsertVerb(toks[0]) && next.is("("):
-				q := &parser{src: p.src, toks: p.toks, i: i}
-				spec := q.partitionSpec(false)
-				rw.partition = &spec
-				i = q.i - 1
-				lastNameEnd = i
-				continue
-			case (w == "DATE" || w == "TIME" || w == "TIMESTAMP" || w == "TIMESTAMP_LTZ") && next.Kind == TokString:
-				m := map[string]string{"DATE": markDate, "TIME": markTime, "TIMESTAMP": markTimestamp, "TIMESTAMP_LTZ": markLTZ}[w]
-				rw.emit(t, m+"("+quoteForSQLParser(next.Value)+")")
-				i++
-				continue
-			case (w == "ARRAY" || w == "MAP") && next.is("["):
-				m := markArray
-				if w == "MAP" {
-					m = markMap
-				}
-				rw.emit(t, m+"(")
-				brackets = append(brackets, true)
-				i++
-				continue
-			case (w == "CAST" || w == "TRY_CAST") && next.is("("):
-				depth, as, end := 0, -1, -1
-				for k := i + 1; k < n; k++ {
-					u := toks[k]
-					if u.is("(") {
-						depth++
-					} else if u.is(")") {
-						depth--
-						if depth == 0 {
-							end = k
-							break
-						}
-					} else if depth == 1 && u.is("AS") && u.Kind == TokWord {
-						as = k
-					}
-				}
-				if as < 0 || end < 0 || as+1 >= end {
-					break
-				}
-				castAt[as] = end
-				m := markCast
-				if w == "TRY_CAST" {
-					m = markTryCast
-				}
-				rw.emit(t, m+"(")
-				i++
-				continue
-			case w == "AS" && castAt[i] > 0:
-				end := castAt[i]
-				typeText := p.src[toks[i+1].Pos.Offset:toks[end-1].End]
-				rw.emit(t, ", "+quoteForSQLParser(typeText)+")")
-				i = end
-				continue
-			case i == 0 && w == "UPSERT":
-				rw.action = ActionUpsert
-				rw.emit(t, "insert")
-				continue
-			case i == 1 && w == "OVERWRITE" && toks[0].is("INSERT"):
-				rw.overwrite = true
-				rw.emit(t, "into")
-				expectTable = true
-				continue
-			}
-			if w == "SELECT" {
-				lastSelect = i
-				rw.selectHints = append(rw.selectHints, nil)
-			}
-			switch w {
-			case "FROM", "JOIN", "INTO", "STRAIGHT_JOIN":
-				expectTable = true
-				stack[len(stack)-1].clause = "FROM"
-			case "UPDATE":
-				if i == 0 {
-					expectTable = true
-					stack[len(stack)-1].clause = "FROM"
-				}
-			default:
-				if clauseWords[w] {
-					stack[len(stack)-1].clause = w
-				}
-			}
-			if i == 0 && (w == "REPLACE") {
-				rw.action = ActionReplace
-			}
-			low := strings.ToLower(t.Text)
-			prev := ""
-			if i > 0 {
-				prev = strings.ToUpper(toks[i-1].Text)
-			}
-			if keywordColumns[low] && prev != "DUPLICATE" && prev != "USE" && prev != "FORCE" && prev != "IGNORE" && prev != "PRIMARY" || !isPlainSQLParserIdent(t.Text) {
-				rw.emit(t, quoteBacktick(t.Text))
-				continue
-			}
+	sc := &rwScan{rewriter: rw, toks: rw.p.toks, n: len(rw.p.toks) - 1, stack: []rwFrame{{}}, lastNameEnd: -1, castAt: map[int]int{}, lastSelect: -1}
+	for i := 0; i < sc.n; i++ {
+		i = sc.token(i)
+	}
+}
+
+// rwFrame is the clause of one level of parentheses.
+type rwFrame struct{ clause string }
+
+// rwScan is the state of one rewrite: a walk over the tokens that emits
+// each one, rewritten where vitess-sqlparser needs it.
+type rwScan struct {
+	*rewriter
+	toks        []Token
+	n           int // tokens without the final EOF
+	stack       []rwFrame
+	expectTable bool
+	lastNameEnd int // index of the last token of the current table reference
+	cur         *tableAnn
+	brackets    []bool // one entry per open ARRAY[ / MAP[; closes with ')'
+	castAt      map[int]int
+	lastSelect  int
+}
+
+// token rewrites token i and returns the index of the last token it used.
+func (rw *rwScan) token(i int) int {
+	t := rw.toks[i]
+	// A hint or FOR SYSTEM_TIME directly after a table name belongs to it.
+	attachable := rw.cur != nil && rw.lastNameEnd == i-1
+	switch t.Kind {
+	case TokHint:
+		rw.hint(i, attachable)
+	case TokQuotedIdent, TokWord:
+		return rw.word(i, attachable)
+	case TokString, TokDQString:
+		rw.emit(t, quoteForSQLParser(t.Value))
+	case TokParam:
+		switch t.Text[0] {
+		case '?', '$':
+			rw.emit(t, ":v"+strconv.Itoa(rw.p.paramFor(t).Index))
+		default:
 			rw.emit(t, t.Text)
-			continue
-		case TokString, TokDQString:
-			rw.emit(t, quoteForSQLParser(t.Value))
-			continue
-		case TokParam:
-			switch t.Text[0] {
-			case '?', '$':
-				rw.emit(t, ":v"+strconv.Itoa(p.paramFor(t).Index))
-			default:
-				rw.emit(t, t.Text)
-			}
-			continue
-		case TokOp:
-			switch t.Text {
-			case "||":
-				p.failAt(t, "", "|| (string concatenation) is not supported here; use CONCAT(a, b)")
-			case "(":
-				stack = append(stack, frame{})
-			case ")":
-				if len(stack) > 1 {
-					stack = stack[:len(stack)-1]
-				}
-			case ",":
-				if stack[len(stack)-1].clause == "FROM" {
-					expectTable = true
-				}
-			case "[":
-				p.failAt(t, "", "array subscripts and [ ] brackets are only supported in ARRAY[...] and MAP[...] constructors")
-			case "]":
-				if len(brackets) > 0 {
-					brackets = brackets[:len(brackets)-1]
-					rw.emit(t, ")")
-					continue
-				}
-			}
-			if t.Text == "(" && expectTable {
-				expectTable = false
-			}
-			rw.emit(t, t.Text)
-			continue
 		}
+	case TokOp:
+		rw.op(t)
+	default:
 		rw.emit(t, t.Text)
 	}
+	return i
+}
+
+// hint attaches a hint to its SELECT, statement or table.
+func (rw *rwScan) hint(i int, attachable bool) {
+	p, t := rw.p, rw.toks[i]
+	hs := parseHints(p.src, t)
+	switch {
+	case rw.lastSelect >= 0 && rw.lastSelect == i-1:
+		rw.selectHints[len(rw.selectHints)-1] = append(rw.selectHints[len(rw.selectHints)-1], hs...)
+		rw.lastSelect = i
+	case i == 1:
+		rw.stmtHints = append(rw.stmtHints, hs...)
+	case attachable:
+		rw.cur.hints = append(rw.cur.hints, hs...)
+		rw.lastNameEnd = i
+	default:
+		p.failAt(t, "", "a hint /*+ ... */ must follow SELECT, INSERT, UPDATE, DELETE or a table name")
+	}
+}
+
+// word rewrites a word or quoted identifier: a table name, a special
+// form, or a plain word.
+func (rw *rwScan) word(i int, attachable bool) int {
+	p, toks, t := rw.p, rw.toks, rw.toks[i]
+	w := strings.ToUpper(t.Text)
+	if rw.expectTable {
+		rw.expectTable = false
+		return rw.tableName(i)
+	}
+	if t.Kind == TokQuotedIdent {
+		rw.emit(t, quoteBacktick(t.Value))
+		return i
+	}
+	next := toks[i+1]
+	if next.Kind == TokString && next.Pos.Offset == t.End {
+		switch w {
+		case "N", "_UTF8", "_UTF8MB4", "_LATIN1", "_BINARY":
+			// National/charset-introduced string: keep the string.
+			return i
+		case "B":
+			p.failAt(t, "", "bit literals b'...' are not supported; use an integer or x'..' bytes")
+		}
+	}
+	if j, done := rw.special(i, w, attachable); done {
+		return j
+	}
+	rw.plainWord(i, w)
+	return i
+}
+
+// tableName collects and emits a dotted table name starting at token i.
+func (rw *rwScan) tableName(i int) int {
+	p, toks, n, t := rw.p, rw.toks, rw.n, rw.toks[i]
+	// Collect a dotted name.
+	start := i
+	parts := []string{identValue(t)}
+	j := i
+	for j+2 < n && toks[j+1].is(".") && toks[j+1].Kind == TokOp && (toks[j+2].Kind == TokWord || toks[j+2].Kind == TokQuotedIdent) {
+		parts = append(parts, identValue(toks[j+2]))
+		j += 2
+	}
+	if len(parts) > 3 {
+		p.failAt(t, "table name", "a table name has at most three parts: catalog.database.table")
+	}
+	emitted := parts
+	if len(parts) == 3 {
+		emitted = parts[1:]
+	}
+	var q []string
+	for _, e := range emitted {
+		q = append(q, quoteBacktick(e))
+	}
+	rw.emit(toks[start], strings.Join(q, "."))
+	rw.cur = &tableAnn{parts: parts, pos: t.Pos}
+	rw.anns = append(rw.anns, rw.cur)
+	rw.lastNameEnd = j
+	return j
+}
+
+// special rewrites the forms vitess does not parse (FOR SYSTEM_TIME AS OF,
+// INSERT ... PARTITION, typed literals, ARRAY[...]/MAP[...], CAST,
+// UPSERT, INSERT OVERWRITE); done is false for other words.
+func (rw *rwScan) special(i int, w string, attachable bool) (_ int, done bool) {
+	p, toks, n, t := rw.p, rw.toks, rw.n, rw.toks[i]
+	next := toks[i+1]
+	switch {
+	case w == "FOR" && next.is("SYSTEM_TIME") && toks[i+2].is("AS") && toks[i+3].is("OF"):
+		if !attachable {
+			p.failAt(t, "", "FOR SYSTEM_TIME AS OF must follow a table name")
+		}
+		k := i + 4
+		depth := 0
+		for k < n {
+			u := toks[k]
+			if depth == 0 && (u.is(",") || u.is(")") || u.Kind == TokWord && fstStop[strings.ToUpper(u.Text)]) {
+				break
+			}
+			if u.is("(") {
+				depth++
+			} else if u.is(")") {
+				depth--
+			}
+			k++
+		}
+		if k == i+4 {
+			p.failAt(toks[k], "a time expression", "")
+		}
+		rw.cur.fst = &ForSystemTime{Expr: p.src[toks[i+4].Pos.Offset:toks[k-1].End]}
+		i = k - 1
+		rw.lastNameEnd = i
+		return i, true
+	case w == "PARTITION" && attachable && len(rw.anns) == 1 && isInsertVerb(toks[0]) && next.is("("):
+		q := &parser{src: p.src, toks: p.toks, i: i}
+		spec := q.partitionSpec(false)
+		rw.partition = &spec
+		i = q.i - 1
+		rw.lastNameEnd = i
+		return i, true
+	case (w == "DATE" || w == "TIME" || w == "TIMESTAMP" || w == "TIMESTAMP_LTZ") && next.Kind == TokString:
+		m := map[string]string{"DATE": markDate, "TIME": markTime, "TIMESTAMP": markTimestamp, "TIMESTAMP_LTZ": markLTZ}[w]
+		rw.emit(t, m+"("+quoteForSQLParser(next.Value)+")")
+		i++
+		return i, true
+	case (w == "ARRAY" || w == "MAP") && next.is("["):
+		m := markArray
+		if w == "MAP" {
+			m = markMap
+		}
+		rw.emit(t, m+"(")
+		rw.brackets = append(rw.brackets, true)
+		i++
+		return i, true
+	case (w == "CAST" || w == "TRY_CAST") && next.is("("):
+		depth, as, end := 0, -1, -1
+		for k := i + 1; k < n; k++ {
+			u := toks[k]
+			if u.is("(") {
+				depth++
+			} else if u.is(")") {
+				depth--
+				if depth == 0 {
+					end = k
+					break
+				}
+			} else if depth == 1 && u.is("AS") && u.Kind == TokWord {
+				as = k
+			}
+		}
+		if as < 0 || end < 0 || as+1 >= end {
+			return i, false
+		}
+		rw.castAt[as] = end
+		m := markCast
+		if w == "TRY_CAST" {
+			m = markTryCast
+		}
+		rw.emit(t, m+"(")
+		i++
+		return i, true
+	case w == "AS" && rw.castAt[i] > 0:
+		end := rw.castAt[i]
+		typeText := p.src[toks[i+1].Pos.Offset:toks[end-1].End]
+		rw.emit(t, ", "+quoteForSQLParser(typeText)+")")
+		i = end
+		return i, true
+	case i == 0 && w == "UPSERT":
+		rw.action = ActionUpsert
+		rw.emit(t, "insert")
+		return i, true
+	case i == 1 && w == "OVERWRITE" && toks[0].is("INSERT"):
+		rw.overwrite = true
+		rw.emit(t, "into")
+		rw.expectTable = true
+		return i, true
+	}
+	return i, false
+}
+
+// plainWord tracks clauses and SELECTs, and quotes words vitess would
+// take for keywords.
+func (rw *rwScan) plainWord(i int, w string) {
+	toks, t := rw.toks, rw.toks[i]
+	if w == "SELECT" {
+		rw.lastSelect = i
+		rw.selectHints = append(rw.selectHints, nil)
+	}
+	switch w {
+	case "FROM", "JOIN", "INTO", "STRAIGHT_JOIN":
+		rw.expectTable = true
+		rw.stack[len(rw.stack)-1].clause = "FROM"
+	case "UPDATE":
+		if i == 0 {
+			rw.expectTable = true
+			rw.stack[len(rw.stack)-1].clause = "FROM"
+		}
+	default:
+		if clauseWords[w] {
+			rw.stack[len(rw.stack)-1].clause = w
+		}
+	}
+	if i == 0 && (w == "REPLACE") {
+		rw.action = ActionReplace
+	}
+	low := strings.ToLower(t.Text)
+	prev := ""
+	if i > 0 {
+		prev = strings.ToUpper(toks[i-1].Text)
+	}
+	if keywordColumns[low] && prev != "DUPLICATE" && prev != "USE" && prev != "FORCE" && prev != "IGNORE" && prev != "PRIMARY" || !isPlainSQLParserIdent(t.Text) {
+		rw.emit(t, quoteBacktick(t.Text))
+		return
+	}
+	rw.emit(t, t.Text)
+}
+
+// op rewrites an operator, tracking parentheses and ARRAY/MAP brackets.
+func (rw *rwScan) op(t Token) {
+	p := rw.p
+	switch t.Text {
+	case "||":
+		p.failAt(t, "", "|| (string concatenation) is not supported here; use CONCAT(a, b)")
+	case "(":
+		rw.stack = append(rw.stack, rwFrame{})
+	case ")":
+		if len(rw.stack) > 1 {
+			rw.stack = rw.stack[:len(rw.stack)-1]
+		}
+	case ",":
+		if rw.stack[len(rw.stack)-1].clause == "FROM" {
+			rw.expectTable = true
+		}
+	case "[":
+		p.failAt(t, "", "array subscripts and [ ] brackets are only supported in ARRAY[...] and MAP[...] constructors")
+	case "]":
+		if len(rw.brackets) > 0 {
+			rw.brackets = rw.brackets[:len(rw.brackets)-1]
+			rw.emit(t, ")")
+			return
+		}
+	}
+	if t.Text == "(" && rw.expectTable {
+		rw.expectTable = false
+	}
+	rw.emit(t, t.Text)
 }
 
 func isInsertVerb(t Token) bool { return t.is("INSERT") || t.is("UPSERT") || t.is("REPLACE") }
