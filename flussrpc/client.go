@@ -95,16 +95,22 @@ func (c *Client) withTimeout(ctx context.Context) (context.Context, context.Canc
 
 // callAddr sends one request to the server at addr.
 func (c *Client) callAddr(ctx context.Context, addr string, api APIKey, req, resp proto.Message) error {
-	if c.closed.Load() {
-		return ErrClientClosed
-	}
 	ctx, cancel := c.withTimeout(ctx)
 	defer cancel()
-	cn, err := c.pool.get(ctx, addr)
+	cn, err := c.connTo(ctx, addr)
 	if err != nil {
 		return err
 	}
 	return cn.call(ctx, api, req, resp)
+}
+
+// connTo returns the pooled connection to addr: the one way every request
+// reaches a connection.
+func (c *Client) connTo(ctx context.Context, addr string) (*conn, error) {
+	if c.closed.Load() {
+		return nil, ErrClientClosed
+	}
+	return c.pool.get(ctx, addr)
 }
 
 // callNode sends one request to a known server node.

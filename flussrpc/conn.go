@@ -276,11 +276,24 @@ func (c *conn) supportedAPIs() []APIKey {
 // request was written, the late reply is discarded and the connection stays
 // usable.
 func (c *conn) call(ctx context.Context, api APIKey, req, resp proto.Message) error {
+	w, err := c.start(ctx, api, req)
+	if err != nil {
+		return err
+	}
+	return c.await(ctx, api, w, resp)
+}
+
+// start is the first half of every request: it checks that the server
+// advertises api, encodes req at the version both sides support and writes
+// it. await is the second half. The writer's sender calls the two halves
+// from different goroutines, so that requests to a server leave in order
+// while their answers are awaited concurrently.
+func (c *conn) start(ctx context.Context, api APIKey, req proto.Message) (*waiter, error) {
 	version, ok := c.apiVersion(api)
 	if !ok {
-		return c.notAdvertised(api)
+		return nil, c.notAdvertised(api)
 	}
-	return c.roundTrip(ctx, api, version, req, resp)
+	return c.startVersion(ctx, api, version, req)
 }
 
 // notAdvertised explains why api cannot be used on this connection.
@@ -298,18 +311,23 @@ func (c *conn) notAdvertised(api APIKey) error {
 // response. It skips the advertisement check, which the handshake needs
 // because ApiVersions is what produces the advertisement.
 func (c *conn) roundTrip(ctx context.Context, api APIKey, version int16, req, resp proto.Message) error {
-	if err := ctx.Err(); err != nil {
-		return c.contextError(api, err, false)
-	}
-	frame, err := encodeRequest(api, version, req, c.cfg.MaxRequestSize)
-	if err != nil {
-		return err
-	}
-	w, err := c.send(ctx, api, frame)
+	w, err := c.startVersion(ctx, api, version, req)
 	if err != nil {
 		return err
 	}
 	return c.await(ctx, api, w, resp)
+}
+
+// startVersion encodes req at an explicit version and writes it.
+func (c *conn) startVersion(ctx context.Context, api APIKey, version int16, req proto.Message) (*waiter, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, c.contextError(api, err, false)
+	}
+	frame, err := encodeRequest(api, version, req, c.cfg.MaxRequestSize)
+	if err != nil {
+		return nil, err
+	}
+	return c.send(ctx, api, frame)
 }
 
 // send acquires the write slot, registers a waiter and writes the frame.

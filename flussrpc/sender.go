@@ -203,30 +203,14 @@ func (e *wrEngine) dispatch(node ServerNode, batches []*wrBatch) {
 			e.result(b, err, -1)
 		}
 	}
-	if e.c.closed.Load() {
-		fail(ErrClientClosed)
-		return
-	}
 	ctx, cancel := context.WithTimeout(e.ctx, e.cfg.requestTimout)
-	cn, err := e.c.pool.get(ctx, node.Addr())
+	cn, err := e.c.connTo(ctx, node.Addr())
 	if err != nil {
 		cancel()
 		fail(err)
 		return
 	}
-	version, ok := cn.apiVersion(api)
-	if !ok {
-		cancel()
-		fail(cn.notAdvertised(api))
-		return
-	}
-	frame, err := encodeRequest(api, version, req, cn.cfg.MaxRequestSize)
-	if err != nil {
-		cancel()
-		fail(err)
-		return
-	}
-	w, err := cn.send(ctx, api, frame)
+	w, err := cn.start(ctx, api, req)
 	if err != nil {
 		cancel()
 		fail(err)
