@@ -278,8 +278,10 @@ func TestFaults(t *testing.T) {
 	if err := adm.CreateDatabase(ctx, s.db, schema.DatabaseDescriptor{}, false); err != nil {
 		t.Fatal(err)
 	}
-	ev := createTable(t, s.client, s.db, "ev")
-	kv := createTable(t, s.client, s.db, "kv", "id")
+	ev := createTable(t, s.client, s.db, "ev", nil)
+	kv := createTable(t, s.client, s.db, "kv", nil, "id")
+	// One replica only: its bucket has no leader while its server is down.
+	solo := createTable(t, s.client, s.db, "solo", map[string]string{"table.replication.factor": "1"}, "id")
 
 	dsn, err := fluss.ParseDSN("fluss://" + boot + "/" + s.db)
 	if err != nil {
@@ -295,14 +297,17 @@ func TestFaults(t *testing.T) {
 	pause(5 * time.Second)
 
 	// (a) SIGKILL the leader of a bucket, restart it after its ZooKeeper
-	// session expired.
+	// session expired. It is the only replica of solo's bucket, and leads
+	// one bucket of the other tables too (three buckets, three servers).
 	s.measuring.Store(true)
-	victim := leaderOf(t, adm, ev.Path())
-	t.Logf("killing %s, the leader of bucket 0", victim)
+	victim := leaderOf(t, adm, solo.Path())
+	t.Logf("killing %s, the leader of bucket 0 of solo", victim)
 	if err := cfg.Kill(victim); err != nil {
 		t.Fatal(err)
 	}
-	pause(10 * time.Second)
+	killed := time.Now()
+	s.checkLeaderless(boot, solo.Path())
+	pause(10*time.Second - time.Since(killed))
 	if err := cfg.Restart(ctx, victim); err != nil {
 		t.Fatal(err)
 	}
@@ -356,8 +361,9 @@ func TestFaults(t *testing.T) {
 }
 
 // createTable creates a table of three buckets (replicated three times,
-// the cluster's default), with primary key pk if given.
-func createTable(t *testing.T, c *flussrpc.Client, db, name string, pk ...string) *flussrpc.Table {
+// the cluster's default, unless props say otherwise), with primary key pk
+// if given.
+func createTable(t *testing.T, c *flussrpc.Client, db, name string, props map[string]string, pk ...string) *flussrpc.Table {
 	t.Helper()
 	cols := []schema.Column{schema.NewColumn("id", schema.BigInt().NotNull()), schema.NewColumn("src", schema.String())}
 	sch, err := schema.NewSchema(cols, pk, nil)
@@ -365,7 +371,7 @@ func createTable(t *testing.T, c *flussrpc.Client, db, name string, pk ...string
 		t.Fatal(err)
 	}
 	three := 3
-	desc := schema.TableDescriptor{Schema: sch, BucketCount: &three}
+	desc := schema.TableDescriptor{Schema: sch, BucketCount: &three, Properties: props}
 	if err := desc.Normalize(); err != nil {
 		t.Fatal(err)
 	}
@@ -541,5 +547,77 @@ func checkGoroutines(t *testing.T, baseline int) {
 		buf := make([]byte, 1<<20)
 		buf = buf[:runtime.Stack(buf, true)]
 		t.Errorf("%d goroutines after Close, %d before the clients were made:\n%s", n, baseline, buf)
+	}
+}
+
+// leaderlessLimit bounds the calls on a bucket without leader: their
+// timeouts are 3 s, the rest is slack for a loaded machine.
+const leaderlessLimit = 20 * time.Second
+
+// checkLeaderless writes and looks up keys of a table whose only replica
+// is down, with 3 s timeouts and contexts without deadline: every call
+// must end, with an error naming the table and the bucket.
+func (s *suite) checkLeaderless(boot string, path flussrpc.TablePath) {
+	t := s.t
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := flussrpc.NewClient(ctx, flussrpc.Config{Bootstrap: []string{boot}, RequestTimeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tbl, err := c.OpenTable(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := tbl.NewUpsertWriter(flussrpc.UpsertOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close(ctx)
+	if _, err := w.Upsert(ctx, []any{int64(1), "solo"}); err != nil {
+		t.Fatal(err)
+	}
+	s.endsWithCause("UpsertWriter.Flush(context.Background())", path, func() error { return w.Flush(context.Background()) })
+	l, err := tbl.NewLookuper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.endsWithCause("Lookup(context.Background())", path, func() error {
+		_, _, err := l.Lookup(context.Background(), []any{int64(1)})
+		return err
+	})
+	db, err := sql.Open("fluss", "fluss://"+boot+"/"+s.db+"?request_timeout=3s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s.endsWithCause("SQL INSERT with request_timeout=3s", path, func() error {
+		_, err := db.ExecContext(context.Background(), "INSERT INTO solo (id, src) VALUES (1, 'sql')")
+		return err
+	})
+}
+
+// endsWithCause runs call, which must fail within leaderlessLimit with an
+// error naming the table and bucket 0.
+func (s *suite) endsWithCause(what string, path flussrpc.TablePath, call func() error) {
+	t := s.t
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() { done <- call() }()
+	select {
+	case err := <-done:
+		t.Logf("%s on a bucket without leader ended after %s: %v", what, time.Since(start).Round(100*time.Millisecond), err)
+		if err == nil {
+			t.Errorf("%s succeeded on a bucket without leader", what)
+			return
+		}
+		for _, want := range []string{path.String(), "bucket 0"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: error %q does not name %q", what, err, want)
+			}
+		}
+	case <-time.After(leaderlessLimit):
+		t.Errorf("%s on a bucket without leader did not end within %s", what, leaderlessLimit)
 	}
 }
