@@ -178,6 +178,10 @@ func (r *lkRouting) route(t *Table, row []any) (PhysicalPath, int32, []byte, err
 // do runs one lookup through the dispatcher. found is false when the
 // partition of the key does not exist.
 func (r *lkRouting) do(ctx context.Context, path PhysicalPath, bucket int32, key []byte) (*lkCall, bool, error) {
+	// Retries (a leaderless bucket, a refused connection) go on until ctx
+	// ends: without a deadline of its own it gets the request timeout.
+	ctx, cancel := r.disp.c.withTimeout(ctx)
+	defer cancel()
 	call := &lkCall{ctx: ctx, path: path, bucket: bucket, key: key, retry: newRetrier(), done: make(chan struct{})}
 	r.disp.submit(call)
 	if err := call.wait(ctx); err != nil {
@@ -201,8 +205,9 @@ func isMissingPartition(err error) bool {
 // per primary-key column in declaration order (KeyColumns), in the Go
 // types of the codec value model; partition columns are part of it. found
 // is false when no row has the key, including when its partition does not
-// exist. Concurrent calls are batched; ctx bounds the wait and the retries
-// of retriable errors. An insert-if-not-exists lookuper (see
+// exist. Concurrent calls are batched; ctx (or, when it has no deadline,
+// the client's request timeout) bounds the wait and the retries of
+// retriable errors. An insert-if-not-exists lookuper (see
 // LookupOptions.InsertIfNotExists) inserts a missing key first, so it
 // finds every key.
 func (l *Lookuper) Lookup(ctx context.Context, key []any) (row []any, found bool, err error) {
