@@ -204,6 +204,9 @@ func (q *query) selectList() error {
 				if isAggregate(e.Name) {
 					return engineError("aggregate " + strings.ToUpper(e.Name) + "(...)")
 				}
+				if err := engineFunc(e, "SELECT"); err != nil {
+					return err
+				}
 				return errf("SELECT", "%s in the select list needs a query engine; select plain columns (or COUNT(*) alone) and compute in Go", exprText(e))
 			default:
 				return errf("SELECT", "%s in the select list needs a query engine; select plain columns (or COUNT(*) alone) and compute in Go", exprText(x.Expr))
@@ -226,6 +229,18 @@ func isCountStar(f *parser.FuncCall) bool {
 		}
 	}
 	return false
+}
+
+// engineFunc rejects the roaring-bitmap functions of Fluss's Flink
+// integration (rb_cardinality, rb_or_agg, ...) as the query-engine
+// features they are; nil for any other function.
+func engineFunc(f *parser.FuncCall, clause string) *Error {
+	if !strings.HasPrefix(strings.ToLower(f.Name), "rb_") {
+		return nil
+	}
+	e := engineError("the roaring-bitmap function " + strings.ToUpper(f.Name) + "(...)")
+	e.Clause = clause
+	return e
 }
 
 func isAggregate(name string) bool {
@@ -696,6 +711,9 @@ func (p *planCtx) constItem(e parser.Expr) (Value, error) {
 	case *parser.Param:
 		return Value{}, errf("SELECT", "SELECT ? has no type to convert the argument to; write CAST(? AS <type>)")
 	case *parser.FuncCall:
+		if err := engineFunc(x, "SELECT"); err != nil {
+			return Value{}, err
+		}
 		if len(x.Args) > 0 {
 			break
 		}

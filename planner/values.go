@@ -313,6 +313,9 @@ func columnRefs(e parser.Expr, r *rowType, clause string) ([]int, *Error) {
 		case *parser.TupleExpr:
 			return walkAll(x.Exprs...)
 		case *parser.FuncCall:
+			if err := engineFunc(x, clause); err != nil {
+				return err
+			}
 			return walkAll(x.Args...)
 		case *parser.CastExpr:
 			return walk(x.X)
