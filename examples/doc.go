@@ -7,5 +7,6 @@
 //	bulk-arrow  millions of rows through sql.Conn.Raw as Arrow record batches
 //	changelog   upserts and deletes, then the table's changes from t$changelog
 //
-// Every program takes -dsn (default: FLUSS_BOOTSTRAP or 127.0.0.1:9123).
+// Every program takes -dsn (default: FLUSS_BOOTSTRAP, or else 127.0.0.1 at
+// FLUSS_PORT, 9123 when unset: the cluster `make demo` starts).
 package examples
