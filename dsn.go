@@ -120,7 +120,9 @@ func (c *Config) Clone() *Config {
 
 // DSNError is a malformed DSN. Its message never contains the password.
 type DSNError struct {
-	DSN string // the DSN with the password replaced by "xxxxx"
+	// DSN is the DSN with "xxxxx" for the password and for the value of
+	// every key the DSN does not know (password=..., a misspelt key).
+	DSN string
 	Msg string
 }
 
