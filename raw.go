@@ -253,6 +253,9 @@ func QueryArrow(ctx context.Context, c *sql.Conn, query string, args ...any) (*A
 				named[i] = driver.NamedValue{Name: na.Name, Ordinal: i + 1, Value: na.Value}
 			}
 		}
+		if err := checkArgs(s.stmts[0], named); err != nil {
+			return err
+		}
 		b := &binder{args: named, cn: cn}
 		for attempt := 0; ; attempt++ {
 			p, err := s.plan(ctx, 0)
