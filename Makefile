@@ -19,7 +19,7 @@ PROTOC_GEN_GO       = google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
 export FLUSS_PEER_PYTHON = $(CURDIR)/$(PEER_PY)
 
 .PHONY: all build demo test lint vet fmt-check staticcheck peers generate \
-        cluster-up cluster-down cluster-status fuzz bench clean
+        cluster-up cluster-down cluster-status fuzz bench clean javapeer
 
 all: build
 
@@ -37,7 +37,7 @@ demo:
 ## Packages run one at a time (-p 1): a Fluss 0.9.1 coordinator under heavy
 ## concurrent DDL can miss a table's creation (its ZooKeeper cache sees the
 ## table node only after its data was written) and never elect leaders for it.
-test: lint peers
+test: lint peers javapeer
 	@FLUSS_SASL=1 $(CLUSTER) up
 	@status=0; FLUSS_SASL=1 $(GO) test -race -count=1 -p 1 -timeout 60m ./... || status=$$?; \
 	  FLUSS_SASL=1 $(CLUSTER) down; exit $$status
@@ -63,6 +63,20 @@ peers: $(PEER_PY)
 $(PEER_PY):
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check pyfluss==$(PYFLUSS_VERSION) pyarrow==$(PYARROW_VERSION)
+
+## javapeer: compile the Java client witness (internal/javapeer) with Maven,
+## against fluss-client at the server version pinned in internal/cluster.
+## A later Java benchmark can live in the same Maven project.
+FLUSS_VERSION = $(shell sed -n 's/^const DefaultFlussVersion = "\(.*\)"/\1/p' internal/cluster/config.go)
+JAVAPEER      = internal/javapeer
+JAVAPEER_CP   = $(JAVAPEER)/target/peer.classpath
+
+javapeer: $(JAVAPEER_CP)
+
+$(JAVAPEER_CP): $(JAVAPEER)/pom.xml $(wildcard $(JAVAPEER)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go
+	@command -v mvn >/dev/null || { echo "mvn missing: apt-get install maven"; exit 1; }
+	mvn -B -q -Dstyle.color=never -f $(JAVAPEER)/pom.xml -Dfluss.version=$(FLUSS_VERSION) compile
+	@touch $@
 
 ## generate: regenerate the protobuf Go code from flussrpc/pb/fluss_api.proto.
 generate:
@@ -92,4 +106,4 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
-	rm -rf $(GOBIN) $(VENV)
+	rm -rf $(GOBIN) $(VENV) $(JAVAPEER)/target
