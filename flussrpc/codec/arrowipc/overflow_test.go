@@ -6,6 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
 )
@@ -91,4 +95,38 @@ func codecEqual(got, want any) bool {
 	g, ok1 := codec.AsInt64(got)
 	w, ok2 := codec.AsInt64(want)
 	return ok1 && ok2 && g == w
+}
+
+// TestCheckRecordTimeOfDay: Arrow input carries TIME as a count of its
+// unit, which may lie outside the day; such a record is refused.
+func TestCheckRecordTimeOfDay(t *testing.T) {
+	for _, tc := range []struct {
+		p     int
+		value int64
+		ok    bool
+	}{
+		{0, 86399, true}, {0, 86400, false}, {3, 86399999, true}, {3, -1, false},
+		{6, 86399999999, true}, {6, 86400000000, false}, {9, 86399999999999, true}, {9, math.MaxInt64, false},
+	} {
+		cols := []schema.Column{col("t", schema.Time(tc.p))}
+		enc, err := NewEncoder(cols, Compression{Type: schema.CompressionNone}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := array.NewRecordBuilder(memory.DefaultAllocator, enc.Schema())
+		switch x := b.Field(0).(type) {
+		case *array.Time32Builder:
+			x.AppendValues([]arrow.Time32{0, arrow.Time32(tc.value)}, nil)
+		case *array.Time64Builder:
+			x.AppendValues([]arrow.Time64{0, arrow.Time64(tc.value)}, nil)
+		}
+		b.Field(0).AppendNull()
+		rec := b.NewRecordBatch()
+		err = enc.CheckRecord(rec)
+		rec.Release()
+		b.Release()
+		if tc.ok != (err == nil) || err != nil && !strings.Contains(err.Error(), `row 1: TIME value`) {
+			t.Errorf("TIME(%d) %d: error %v, want ok=%v", tc.p, tc.value, err, tc.ok)
+		}
+	}
 }
