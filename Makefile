@@ -27,7 +27,7 @@ SUBMODULES = gorm examples/gorm examples/bun
 in_modules = for m in $(SUBMODULES); do (cd $$m && $(1)) || exit 1; done
 
 .PHONY: all build demo test fault-test lint vet fmt-check staticcheck peers generate \
-        cluster-up cluster-down cluster-status fuzz bench clean
+        cluster-up cluster-down cluster-status fuzz bench clean javapeer
 
 all: build
 
@@ -51,7 +51,7 @@ demo:
 ## cluster of its own: three tablet servers, replication 3, on
 ## FLUSS_FAULT_PORT (default FLUSS_PORT + 50, clear of the main cluster's
 ## ports), started and stopped here; it kills servers and cuts connections.
-test: lint peers
+test: lint peers javapeer
 	@FLUSS_SASL=1 $(CLUSTER) up
 	@status=0; FLUSS_SASL=1 $(GO) test -race -count=1 -p 1 -timeout 60m ./... || status=$$?; \
 	  for m in $(SUBMODULES); do \
@@ -95,6 +95,20 @@ $(PEER_PY):
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check pyfluss==$(PYFLUSS_VERSION) pyarrow==$(PYARROW_VERSION)
 
+## javapeer: compile the Java client witness (internal/javapeer) with Maven,
+## against fluss-client at the server version pinned in internal/cluster.
+## A later Java benchmark can live in the same Maven project.
+FLUSS_VERSION = $(shell sed -n 's/^const DefaultFlussVersion = "\(.*\)"/\1/p' internal/cluster/config.go)
+JAVAPEER      = internal/javapeer
+JAVAPEER_CP   = $(JAVAPEER)/target/peer.classpath
+
+javapeer: $(JAVAPEER_CP)
+
+$(JAVAPEER_CP): $(JAVAPEER)/pom.xml $(wildcard $(JAVAPEER)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go
+	@command -v mvn >/dev/null || { echo "mvn missing: apt-get install maven"; exit 1; }
+	mvn -B -q -Dstyle.color=never -f $(JAVAPEER)/pom.xml -Dfluss.version=$(FLUSS_VERSION) compile
+	@touch $@
+
 ## generate: regenerate the protobuf Go code from flussrpc/pb/fluss_api.proto.
 generate:
 	@command -v protoc >/dev/null || { echo "protoc missing: apt-get install protobuf-compiler"; exit 1; }
@@ -123,4 +137,4 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
-	rm -rf $(GOBIN) $(VENV)
+	rm -rf $(GOBIN) $(VENV) $(JAVAPEER)/target

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
@@ -17,6 +18,10 @@ import (
 type Lookuper struct {
 	t       *Table
 	keyCols []int // positions in the table row of the key values, in order
+	// rangeCheck refuses keys the server would insert into an ARROW
+	// changelog it cannot hold (see arrowipc.RangeCheck); nil unless the
+	// lookuper inserts missing keys.
+	rangeCheck func(row []any) error
 	lkRouting
 }
 
@@ -101,7 +106,11 @@ func (t *Table) NewLookuper(opts ...LookupOptions) (*Lookuper, error) {
 		return nil, err
 	}
 	r.disp.insert = insert
-	return &Lookuper{t: t, keyCols: keyCols, lkRouting: r}, nil
+	l := &Lookuper{t: t, keyCols: keyCols, lkRouting: r}
+	if o.InsertIfNotExists && d.LogFormat() == schema.FormatArrow {
+		l.rangeCheck = arrowipc.RangeCheck(d.Schema.Columns)
+	}
+	return l, nil
 }
 
 // validateInsertLookup checks that the server can insert missing keys of
@@ -214,6 +223,11 @@ func (l *Lookuper) Lookup(ctx context.Context, key []any) (row []any, found bool
 	full, err := l.fullRow(l.keyCols, key)
 	if err != nil {
 		return nil, false, err
+	}
+	if l.rangeCheck != nil {
+		if err := l.rangeCheck(full); err != nil {
+			return nil, false, err
+		}
 	}
 	path, bucket, kb, err := l.route(l.t, full)
 	if err != nil {
