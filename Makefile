@@ -26,8 +26,8 @@ SUBMODULES = gorm examples/gorm examples/bun
 # in_modules runs a shell command in every submodule, stopping at the first failure.
 in_modules = for m in $(SUBMODULES); do (cd $$m && $(1)) || exit 1; done
 
-.PHONY: all build demo test lint vet fmt-check staticcheck peers generate \
-        cluster-up cluster-down cluster-status fuzz bench clean
+.PHONY: all build demo test fault-test lint vet fmt-check staticcheck peers generate \
+        cluster-up cluster-down cluster-status fuzz bench clean javapeer
 
 all: build
 
@@ -46,13 +46,28 @@ demo:
 ## Packages run one at a time (-p 1): a Fluss 0.9.1 coordinator under heavy
 ## concurrent DDL can miss a table's creation (its ZooKeeper cache sees the
 ## table node only after its data was written) and never elect leaders for it.
-test: lint peers
+##
+## Then the fault suite (internal/faultsuite, build tag faultsuite) runs on a
+## cluster of its own: three tablet servers, replication 3, on
+## FLUSS_FAULT_PORT (default FLUSS_PORT + 50, clear of the main cluster's
+## ports), started and stopped here; it kills servers and cuts connections.
+test: lint peers javapeer
 	@FLUSS_SASL=1 $(CLUSTER) up
 	@status=0; FLUSS_SASL=1 $(GO) test -race -count=1 -p 1 -timeout 60m ./... || status=$$?; \
 	  for m in $(SUBMODULES); do \
 	    (cd $$m && FLUSS_SASL=1 $(GO) test -race -count=1 -p 1 -timeout 20m ./...) || status=$$?; \
 	  done; \
-	  FLUSS_SASL=1 $(CLUSTER) down; exit $$status
+	  FLUSS_SASL=1 $(CLUSTER) down; \
+	  [ $$status -eq 0 ] || exit $$status; $(MAKE) --no-print-directory fault-test
+
+FAULT_ENV = FLUSS_SASL=1 FLUSS_TABLETS=3 \
+	FLUSS_PORT=$${FLUSS_FAULT_PORT:-$$(( $${FLUSS_PORT:-9123} + 50 ))}
+
+## fault-test: the fault-injection suite alone, on its own 3-tablet cluster.
+fault-test:
+	@$(FAULT_ENV) $(CLUSTER) up
+	@status=0; $(FAULT_ENV) $(GO) test -tags faultsuite -race -count=1 -timeout 15m -v -run TestFaults ./internal/faultsuite || status=$$?; \
+	  $(FAULT_ENV) $(CLUSTER) down; exit $$status
 
 lint: fmt-check vet staticcheck
 
@@ -63,10 +78,12 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 	@$(call in_modules,$(GO) vet ./...)
+	$(GO) vet -tags faultsuite ./internal/faultsuite
 
 staticcheck: $(STATICCHECK)
 	$(STATICCHECK) ./...
 	@$(call in_modules,$(STATICCHECK) ./...)
+	$(STATICCHECK) -tags faultsuite ./internal/faultsuite
 
 $(STATICCHECK):
 	GOBIN=$(GOBIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
@@ -77,6 +94,20 @@ peers: $(PEER_PY)
 $(PEER_PY):
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check pyfluss==$(PYFLUSS_VERSION) pyarrow==$(PYARROW_VERSION)
+
+## javapeer: compile the Java client witness (internal/javapeer) with Maven,
+## against fluss-client at the server version pinned in internal/cluster.
+## A later Java benchmark can live in the same Maven project.
+FLUSS_VERSION = $(shell sed -n 's/^const DefaultFlussVersion = "\(.*\)"/\1/p' internal/cluster/config.go)
+JAVAPEER      = internal/javapeer
+JAVAPEER_CP   = $(JAVAPEER)/target/peer.classpath
+
+javapeer: $(JAVAPEER_CP)
+
+$(JAVAPEER_CP): $(JAVAPEER)/pom.xml $(wildcard $(JAVAPEER)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go
+	@command -v mvn >/dev/null || { echo "mvn missing: apt-get install maven"; exit 1; }
+	mvn -B -q -Dstyle.color=never -f $(JAVAPEER)/pom.xml -Dfluss.version=$(FLUSS_VERSION) compile
+	@touch $@
 
 ## generate: regenerate the protobuf Go code from flussrpc/pb/fluss_api.proto.
 generate:
@@ -106,4 +137,4 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
-	rm -rf $(GOBIN) $(VENV)
+	rm -rf $(GOBIN) $(VENV) $(JAVAPEER)/target

@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/gofluss/fluss"
-	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/internal/clustertest"
 	"github.com/gofluss/fluss/internal/testkit"
 	"github.com/gofluss/fluss/planner"
@@ -43,19 +42,19 @@ func uniqueDB(t *testing.T, db *sql.DB) string {
 
 func mustExec(t *testing.T, db *sql.DB, query string, args ...any) sql.Result {
 	t.Helper()
-	res, err := db.ExecContext(ctxT(t), query, args...)
-	// A Fluss 0.9.1 coordinator under load can miss a new table for good;
-	// CREATE TABLE then says so, and the table must be created again.
-	for attempt := 1; attempt < 3 && errors.Is(err, flussrpc.ErrNoLeaders); attempt++ {
-		m := createdTable.FindStringSubmatch(query)
-		if m == nil {
-			break
-		}
-		t.Logf("%s got no leaders, creating it again: %v", m[1], err)
-		if _, derr := db.ExecContext(ctxT(t), "DROP TABLE IF EXISTS "+m[1]); derr != nil {
-			t.Fatalf("DROP TABLE %s: %v", m[1], derr)
-		}
+	var res sql.Result
+	exec := func() (err error) {
 		res, err = db.ExecContext(ctxT(t), query, args...)
+		return err
+	}
+	var err error
+	if m := createdTable.FindStringSubmatch(query); m != nil {
+		err = clustertest.CreateWithLeaders(t, exec, func() error {
+			_, err := db.ExecContext(ctxT(t), "DROP TABLE IF EXISTS "+m[1])
+			return err
+		})
+	} else {
+		err = exec()
 	}
 	if err != nil {
 		t.Fatalf("Exec(%s): %v", query, err)

@@ -120,7 +120,9 @@ func (c *Config) Clone() *Config {
 
 // DSNError is a malformed DSN. Its message never contains the password.
 type DSNError struct {
-	DSN string // the DSN with the password replaced by "xxxxx"
+	// DSN is the DSN with "xxxxx" for the password and for the value of
+	// every key the DSN does not know (password=..., a misspelt key).
+	DSN string
 	Msg string
 }
 
@@ -540,7 +542,8 @@ func (c *Config) tlsQuery(q url.Values) {
 
 // dsnSecrets returns the byte ranges of a raw DSN, which may not even
 // parse, that may hold a secret: everything between the first ':' after
-// the scheme and the LAST '@' (a password may hold '/', '?' or '@'), and the
+// the scheme and the LAST '@' (a password may hold '/', '?' or '@'), a
+// port that is no number when there is no '@', and the
 // value of every query key that is not a DSN key (password=..., a
 // misspelt key), since nothing tells what such a value holds, and every
 // unknown piece without '='. Hiding too
@@ -557,6 +560,20 @@ func dsnSecrets(dsn string) [][2]int {
 	if colon := strings.Index(rest, ":"); at >= 0 && colon >= 0 && colon+1 < at {
 		spans = append(spans, [2]int{base + colon + 1, base + at})
 	}
+	if at < 0 {
+		// user:password without "@host" reads as host:port; a port that
+		// is no number may be that password.
+		hosts, _, _ := strings.Cut(rest, "/")
+		hosts, _, _ = strings.Cut(hosts, "?")
+		off := base
+		for _, h := range strings.Split(hosts, ",") {
+			start := strings.LastIndex(h, "]") + 1 // past an IPv6 address
+			if c := strings.Index(h[start:], ":"); c >= 0 && strings.Trim(h[start+c+1:], "0123456789") != "" {
+				spans = append(spans, [2]int{off + start + c + 1, off + len(h)})
+			}
+			off += len(h) + 1
+		}
+	}
 	if q := strings.Index(dsn, "?"); q >= 0 {
 		off := q + 1
 		for _, kv := range strings.Split(dsn[q+1:], "&") {
@@ -567,7 +584,8 @@ func dsnSecrets(dsn string) [][2]int {
 				spans = append(spans, [2]int{off + len(k) + 1, off + len(kv)})
 			case !ok && kv != "":
 				// A piece without '=' may be the tail of a value with
-				// an unescaped '&' in it.
+				// an unescaped '&' in it. (Key names stay visible, so
+				// that a misspelt key can be found.)
 				spans = append(spans, [2]int{off, off + len(kv)})
 			}
 			off += len(kv) + 1
@@ -622,7 +640,11 @@ func scrubSecret(dsn, msg string) string {
 		if u, err := url.QueryUnescape(secret); err == nil {
 			pieces = append(pieces, u)
 		}
-		for _, p := range append(pieces, secret) {
+		pieces = append(pieces, secret)
+		// Longest first: hiding a short piece first could break up a
+		// longer one that holds it.
+		sort.Slice(pieces, func(i, j int) bool { return len(pieces[i]) > len(pieces[j]) })
+		for _, p := range pieces {
 			if len(p) < 3 {
 				continue
 			}

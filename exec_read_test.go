@@ -339,6 +339,36 @@ func TestBinlog(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("$binlog = %v, want %v", got, want)
 	}
+
+	// Nested fields as the Fluss docs write them: `after`.k, alias.`before`.v.
+	ctx := ctxT(t)
+	rows, err := db.QueryContext(ctx, "SELECT `after`.k, b.`before`.v, `after`.v AS new_v FROM "+d+".kv$binlog b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, _ := rows.Columns()
+	rows.Close()
+	if fmt.Sprint(cols) != "[k v new_v]" {
+		t.Errorf("columns of the nested fields = %v", cols)
+	}
+	got = queryStrings(t, db, "SELECT `after`.k, b.`before`.v, `after`.v AS new_v FROM "+d+".kv$binlog b")
+	if want := "[[1 NULL a] [1 a b] [NULL b NULL]]"; fmt.Sprint(got) != want {
+		t.Fatalf("nested fields = %v, want %v", got, want)
+	}
+	if got := queryStrings(t, db, "SELECT * FROM "+d+".kv$binlog"); len(got[0]) != 5 {
+		t.Fatalf("SELECT * of $binlog has %d columns, want 5", len(got[0]))
+	}
+	where := "SELECT _change_type, `before`.v FROM " + d + ".kv$binlog%s WHERE `after`.k = 1"
+	got = queryStrings(t, db, fmt.Sprintf(where, " /*+ OPTIONS('fluss.client-filter'='true') */"))
+	if want := "[[insert NULL] [update a]]"; fmt.Sprint(got) != want {
+		t.Fatalf("WHERE `after`.k = 1: %v, want %v", got, want)
+	}
+	if _, err := db.QueryContext(ctx, fmt.Sprintf(where, "")); err == nil || !strings.Contains(err.Error(), "fluss.client-filter") {
+		t.Fatalf("WHERE on a nested field without client filtering: %v", err)
+	}
+	if _, err := db.QueryContext(ctx, "SELECT v FROM "+d+".kv$binlog"); err == nil || !strings.Contains(err.Error(), `unknown column "v"`) {
+		t.Fatalf("a bare field name of $binlog: %v", err)
+	}
 }
 
 func TestScanStartAndStop(t *testing.T) {

@@ -2,6 +2,7 @@ package fluss_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -114,5 +115,9 @@ func TestRawArrow(t *testing.T) {
 	r.Release()
 	if _, err := fluss.QueryArrow(ctx, c, "INSERT INTO "+d+".pkt VALUES (1, 'a')"); err == nil {
 		t.Fatal("QueryArrow of an INSERT succeeded")
+	}
+	// The arguments must match the placeholders here too.
+	if _, err := fluss.QueryArrow(ctx, c, "SELECT id FROM "+d+".pkt WHERE id IN (?, ?)", 3, 4, 5); err == nil || !strings.Contains(err.Error(), "2 placeholders, got 3 arguments") {
+		t.Fatalf("QueryArrow with an extra argument: %v", err)
 	}
 }

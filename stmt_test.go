@@ -2,8 +2,11 @@ package fluss_test
 
 import (
 	"database/sql"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gofluss/fluss/parser"
 )
 
 // TestArgumentCount: an argument that no placeholder takes, or a
@@ -89,5 +92,17 @@ func TestArgumentCount(t *testing.T) {
 	mustExec(t, db, insertNamed, sql.Named("i", 2), sql.Named("id", 41))
 	if got := queryStrings(t, db, query, 41); len(got) != 1 || got[0][0] != "2" {
 		t.Fatalf("row 41 = %v", got)
+	}
+}
+
+// TestHugeExpressionIsRefused: a million-term chain is a parse error with
+// its position, quickly, through database/sql; it used to overflow the
+// goroutine stack and kill the process.
+func TestHugeExpressionIsRefused(t *testing.T) {
+	db := openDB(t, "")
+	_, err := db.ExecContext(ctxT(t), "SELECT * FROM t WHERE id = 1"+strings.Repeat("+1", 1_000_000))
+	var pe *parser.Error
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "expression too deeply nested") || pe.Line != 1 {
+		t.Fatalf("got %v, want a parse error saying the expression is too deeply nested", err)
 	}
 }

@@ -188,6 +188,9 @@ func (c *Session) QueryArrow(ctx context.Context, query string, args []driver.Na
 	if len(stmts) != 1 {
 		return nil, errors.New("fluss: QueryArrow runs a single statement")
 	}
+	if err := checkArgs(stmts[0], args); err != nil {
+		return nil, err
+	}
 	pr := c.Prepare(stmts[0])
 	b := &binder{args: args, cn: c}
 	for attempt := 0; ; attempt++ {

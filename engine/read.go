@@ -390,10 +390,13 @@ func (c *Session) logScan(ctx context.Context, spec logScanSpec, b *binder) (sca
 		meta = changelogMeta
 	}
 	tnames := schemaNames(h)
-	request, srcNames, srcProj := scanShape(tnames, meta, spec.proj.Indexes, spec.filter)
+	var request, srcNames []string
+	var srcProj []int
 	if spec.binlog {
 		// before and after are whole rows: read every column.
-		request, srcNames, srcProj = nil, append(slices.Clone(meta), "before", "after"), spec.proj.Indexes
+		srcNames, srcProj = planner.BinlogColumns(tnames), spec.proj.Indexes
+	} else {
+		request, srcNames, srcProj = scanShape(tnames, meta, spec.proj.Indexes, spec.filter)
 	}
 	if pl.filter, err = compileFilter(spec.filter, srcNames, b); err != nil {
 		return nil, pl, err
@@ -441,7 +444,7 @@ func (c *Session) logScan(ctx context.Context, spec logScanSpec, b *binder) (sca
 	}
 	src := &logSource{sc: sc, changelog: spec.changelog, wait: c.pollWait()}
 	if spec.binlog {
-		src.before = map[bucketRef][]any{}
+		src.before, src.width = map[bucketRef][]any{}, len(tnames)
 	}
 	partitioned := h.t.Info().Descriptor.IsPartitioned()
 	for _, br := range brs {
@@ -512,30 +515,51 @@ type logSource struct {
 	changelog bool
 	wait      time.Duration
 	// before is set for $binlog: the update_before row of each bucket
-	// waiting for its update_after.
+	// waiting for its update_after. width is the table's column count.
 	before map[bucketRef][]any
+	width  int
 }
 
-// binlogRow turns a changelog record into a $binlog row (_change_type,
-// _log_offset, _commit_timestamp, before, after), pairing update_before
-// with the update_after that follows it in the same bucket into one
-// "update" row, as Flink's $binlog does. It returns nil while a pair is
-// incomplete.
+// binlogRow turns a changelog record into a $binlog row in the shape of
+// planner.BinlogColumns (_change_type, _log_offset, _commit_timestamp,
+// before, after, then the fields of before and of after), pairing
+// update_before with the update_after that follows it in the same bucket
+// into one "update" row, as Flink's $binlog does. It returns nil while a
+// pair is incomplete.
 func (s *logSource) binlogRow(r *flussrpc.ScanRecord) []any {
 	br := bucketRef{r.Partition, r.Bucket}
-	ts := codec.TimestampLTZ{Millis: r.Timestamp}
+	var kind string
+	var before, after []any
 	switch r.ChangeType {
 	case codec.UpdateBefore:
 		s.before[br] = r.Row
 		return nil
 	case codec.UpdateAfter:
-		before := s.before[br]
+		kind, before, after = "update", s.before[br], r.Row
 		delete(s.before, br)
-		return []any{"update", r.Offset, ts, before, r.Row}
 	case codec.Delete:
-		return []any{"delete", r.Offset, ts, r.Row, nil}
+		kind, before = "delete", r.Row
+	default:
+		kind, after = "insert", r.Row
 	}
-	return []any{"insert", r.Offset, ts, nil, r.Row}
+	row := make([]any, 5, 5+2*s.width)
+	row[0], row[1], row[2] = kind, r.Offset, codec.TimestampLTZ{Millis: r.Timestamp}
+	if before != nil {
+		row[3] = before
+	}
+	if after != nil {
+		row[4] = after
+	}
+	return append(append(row, fieldsOf(before, s.width)...), fieldsOf(after, s.width)...)
+}
+
+// fieldsOf is the fields of a $binlog before/after row, all NULL when the
+// change has no such row.
+func fieldsOf(row []any, width int) []any {
+	if row == nil {
+		return make([]any, width)
+	}
+	return row
 }
 
 func (s *logSource) next(ctx context.Context) ([][]any, error) {

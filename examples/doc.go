@@ -12,5 +12,6 @@
 // gorm and bun are Go modules of their own, so that the driver module does
 // not depend on GORM or bun; run them from their directories (go run .).
 //
-// Every program takes -dsn (default: FLUSS_BOOTSTRAP or 127.0.0.1:9123).
+// Every program takes -dsn (default: FLUSS_BOOTSTRAP, or else 127.0.0.1 at
+// FLUSS_PORT, 9123 when unset: the cluster `make demo` starts).
 package examples

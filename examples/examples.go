@@ -7,6 +7,8 @@ import (
 	"log"
 	"os"
 	"time"
+
+	"github.com/gofluss/fluss/internal/cluster"
 )
 
 // RunFunc is an example's body: it works in database db of the cluster at
@@ -14,19 +16,33 @@ import (
 type RunFunc func(ctx context.Context, dsn, db string, out io.Writer) error
 
 // Main is every example's main: it parses the flags (with -dsn, whose
-// default is FLUSS_BOOTSTRAP or the local cluster of `make cluster-up`),
-// runs fn in database db with a timeout, and exits non-zero on failure.
-// Register extra flags before calling it.
+// default is FLUSS_BOOTSTRAP or the local cluster of `make cluster-up` on
+// FLUSS_PORT), runs fn in database db with a timeout, and exits non-zero on
+// failure. Register extra flags before calling it.
 func Main(db string, timeout time.Duration, fn RunFunc) {
-	addr := os.Getenv("FLUSS_BOOTSTRAP")
-	if addr == "" {
-		addr = "127.0.0.1:9123"
+	def, err := defaultDSN()
+	if err != nil {
+		log.Fatal(err)
 	}
-	dsn := flag.String("dsn", "fluss://"+addr+"/", "Fluss DSN")
+	dsn := flag.String("dsn", def, "Fluss DSN")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	if err := fn(ctx, *dsn, db, os.Stdout); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// defaultDSN is the DSN of FLUSS_BOOTSTRAP, or else of the local cluster
+// that `make demo` starts with the same environment (FLUSS_PORT).
+func defaultDSN() (string, error) {
+	addr := os.Getenv("FLUSS_BOOTSTRAP")
+	if addr == "" {
+		cfg, err := cluster.FromEnv()
+		if err != nil {
+			return "", err
+		}
+		addr = cfg.Bootstrap()
+	}
+	return "fluss://" + addr + "/", nil
 }

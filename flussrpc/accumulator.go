@@ -56,6 +56,7 @@ type wrBatch struct {
 	stampWriter int64
 	stampSeq    int32
 	attempts    int
+	lastErr     error // the last retriable failure, reported at the delivery timeout
 
 	done       chan struct{}
 	err        error
@@ -80,6 +81,11 @@ type wrBucket struct {
 	recovering bool    // resend only after every in-flight batch returned
 	holes      []int32 // sequences of batches the server rejected
 	retryAt    time.Time
+
+	// Leader lookups (sender.go): how many times in a row the bucket was
+	// found without a known leader, and why, for the delivery timeout.
+	noLeader    int
+	noLeaderErr error
 }
 
 // wrEngine is the accumulator and sender of one writer.
@@ -110,6 +116,10 @@ type wrEngine struct {
 
 	batches  uint64 // batches created so far
 	writerID int64  // current writer id, -1 when none (idempotence.go)
+
+	// routing holds the paths whose routes are being fetched in the
+	// background (sender.go), so that one lookup runs per path at a time.
+	routing map[PhysicalPath]bool
 }
 
 // putKvShape carries the PUT_KV fields that are the same for every request.
@@ -131,6 +141,7 @@ func newWrEngine(t *Table, cfg wrConfig, kv bool) *wrEngine {
 		incomplete: make(map[*wrBatch]struct{}),
 		memFree:    make(chan struct{}),
 		writerID:   -1,
+		routing:    make(map[PhysicalPath]bool),
 	}
 	go e.run()
 	return e
@@ -471,8 +482,15 @@ func (e *wrEngine) readyLocked(now time.Time) (ready []*wrBatch, next time.Time)
 				next = due
 			}
 		}
+		e.expireLocked(bs, now)
 		if len(bs.queue) == 0 {
 			continue
+		}
+		if e.cfg.delivery > 0 {
+			// Wake up to fail the oldest batch if it is still here then.
+			if due := bs.queue[0].created.Add(e.cfg.delivery); next.IsZero() || due.Before(next) {
+				next = due
+			}
 		}
 		if now.Before(bs.retryAt) {
 			if next.IsZero() || bs.retryAt.Before(next) {
@@ -481,6 +499,12 @@ func (e *wrEngine) readyLocked(now time.Time) (ready []*wrBatch, next time.Time)
 			continue
 		}
 		if !e.sequenceReadyLocked(bs) {
+			continue
+		}
+		if !e.leaderKnownLocked(bs, now) {
+			if next.IsZero() || bs.retryAt.Before(next) {
+				next = bs.retryAt
+			}
 			continue
 		}
 		for len(bs.queue) > 0 && bs.inflight < e.cfg.maxInflight {

@@ -46,7 +46,9 @@ type Client struct {
 var ErrClientClosed = errors.New("flussrpc: client is closed")
 
 // NewClient connects to the cluster: it contacts the bootstrap servers
-// until one returns the cluster's node list.
+// until one returns the cluster's node list, retrying for at most the
+// dial timeout (ConnConfig.DialTimeout), so that a refused or dead
+// bootstrap list fails in about that time with the last dial error.
 func NewClient(ctx context.Context, cfg Config) (*Client, error) {
 	if len(cfg.Bootstrap) == 0 {
 		return nil, errors.New("flussrpc: no bootstrap servers given")
@@ -60,7 +62,7 @@ func NewClient(ctx context.Context, cfg Config) (*Client, error) {
 		cfg.RequestTimeout = DefaultRequestTimeout
 	}
 	c := &Client{cfg: cfg, pool: newConnPool(cfg.Conn), meta: newMetadata()}
-	if err := c.refreshCluster(ctx); err != nil {
+	if err := c.refreshClusterWithin(ctx, cfg.Conn.withDefaults().DialTimeout); err != nil {
 		c.pool.close()
 		return nil, err
 	}

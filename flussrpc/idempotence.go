@@ -140,6 +140,9 @@ func (e *wrEngine) onResultLocked(b *wrBatch, err error, offset int64) {
 		return
 	}
 	retriable := IsRetriable(err) || errors.Is(err, context.DeadlineExceeded)
+	if retriable {
+		b.lastErr = err
+	}
 	if e.cfg.idempotent {
 		switch {
 		case errors.Is(err, ErrOutOfOrderSequence):
@@ -167,9 +170,19 @@ func (e *wrEngine) onResultLocked(b *wrBatch, err error, offset int64) {
 		if IsInvalidMetadata(err) || errors.Is(err, context.DeadlineExceeded) {
 			e.c.meta.invalidate(bs.phys)
 		}
-		e.requeueLocked(b)
-		return
+		if !e.expiredLocked(b, time.Now()) {
+			e.requeueLocked(b)
+			return
+		}
+		err = e.deliveryError(b)
 	}
+	e.giveUpLocked(b, err, retriable)
+}
+
+// giveUpLocked fails a batch for good. retriable says whether the last
+// failure left it unknown if the batch was appended.
+func (e *wrEngine) giveUpLocked(b *wrBatch, err error, retriable bool) {
+	bs := b.bs
 	if e.cfg.idempotent && b.writerID == bs.writerID && b.seq >= 0 {
 		bs.recovering = true
 		if retriable {
@@ -221,9 +234,9 @@ func (e *wrEngine) resetWriterLocked(id int64) {
 }
 
 // initWriter obtains a writer id (INIT_WRITER to any tablet server),
-// retrying retriable failures.
+// retrying retriable failures for at most the delivery timeout.
 func (e *wrEngine) initWriter() error {
-	r := newRetrier()
+	r := newRetrierWithin(e.cfg.delivery)
 	req := &pb.InitWriterRequest{TablePath: []*pb.PbTablePath{pbPath(e.table.info.Path)}}
 	for {
 		var resp pb.InitWriterResponse

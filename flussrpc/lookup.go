@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
@@ -17,6 +18,10 @@ import (
 type Lookuper struct {
 	t       *Table
 	keyCols []int // positions in the table row of the key values, in order
+	// rangeCheck refuses keys the server would insert into an ARROW
+	// changelog it cannot hold (see arrowipc.RangeCheck); nil unless the
+	// lookuper inserts missing keys.
+	rangeCheck func(row []any) error
 	lkRouting
 }
 
@@ -101,7 +106,11 @@ func (t *Table) NewLookuper(opts ...LookupOptions) (*Lookuper, error) {
 		return nil, err
 	}
 	r.disp.insert = insert
-	return &Lookuper{t: t, keyCols: keyCols, lkRouting: r}, nil
+	l := &Lookuper{t: t, keyCols: keyCols, lkRouting: r}
+	if o.InsertIfNotExists && d.LogFormat() == schema.FormatArrow {
+		l.rangeCheck = arrowipc.RangeCheck(d.Schema.Columns)
+	}
+	return l, nil
 }
 
 // validateInsertLookup checks that the server can insert missing keys of
@@ -175,18 +184,25 @@ func (r *lkRouting) route(t *Table, row []any) (PhysicalPath, int32, []byte, err
 	return PhysicalPath{TablePath: t.info.Path, Partition: partition}, int32(b), key, nil
 }
 
-// do runs one lookup through the dispatcher. found is false when the
-// partition of the key does not exist.
 // do routes keys (one value per column of keyCols each), submits them
 // together so that the keys of one server leave in one request (per
 // MaxBatchKeys), and waits for every answer. A key whose partition does
 // not exist gets a nil call.
-func (r *lkRouting) do(ctx context.Context, t *Table, keyCols []int, keys [][]any) ([]*lkCall, error) {
+func (r *lkRouting) do(ctx context.Context, t *Table, keyCols []int, keys [][]any, check func(full []any) error) ([]*lkCall, error) {
+	// Retries (a leaderless bucket, a refused connection) go on until ctx
+	// ends: without a deadline of its own it gets the request timeout.
+	ctx, cancel := r.disp.c.withTimeout(ctx)
+	defer cancel()
 	calls := make([]*lkCall, len(keys))
 	for i, key := range keys {
 		full, err := r.fullRow(keyCols, key)
 		if err != nil {
 			return nil, err
+		}
+		if check != nil {
+			if err := check(full); err != nil {
+				return nil, err
+			}
 		}
 		path, bucket, kb, err := r.route(t, full)
 		if err != nil {
@@ -219,8 +235,9 @@ func isMissingPartition(err error) bool {
 // per primary-key column in declaration order (KeyColumns), in the Go
 // types of the codec value model; partition columns are part of it. found
 // is false when no row has the key, including when its partition does not
-// exist. Concurrent calls are batched; ctx bounds the wait and the retries
-// of retriable errors. An insert-if-not-exists lookuper (see
+// exist. Concurrent calls are batched; ctx (or, when it has no deadline,
+// the client's request timeout) bounds the wait and the retries of
+// retriable errors. An insert-if-not-exists lookuper (see
 // LookupOptions.InsertIfNotExists) inserts a missing key first, so it
 // finds every key.
 func (l *Lookuper) Lookup(ctx context.Context, key []any) (row []any, found bool, err error) {
@@ -237,7 +254,7 @@ func (l *Lookuper) Lookup(ctx context.Context, key []any) (row []any, found bool
 // per server (per MaxBatchKeys) and no goroutine per key. The first error
 // fails the call.
 func (l *Lookuper) LookupMany(ctx context.Context, keys [][]any) ([][]any, error) {
-	calls, err := l.do(ctx, l.t, l.keyCols, keys)
+	calls, err := l.do(ctx, l.t, l.keyCols, keys, l.rangeCheck)
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +365,7 @@ func (p *PrefixLookuper) Lookup(ctx context.Context, key []any) ([][]any, error)
 // LookupMany looks up several prefixes at once, grouped by server and
 // bucket like Lookuper.LookupMany: rows[i] holds the rows of keys[i].
 func (p *PrefixLookuper) LookupMany(ctx context.Context, keys [][]any) ([][][]any, error) {
-	calls, err := p.do(ctx, p.t, p.keyCols, keys)
+	calls, err := p.do(ctx, p.t, p.keyCols, keys, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -145,6 +145,9 @@ type lkCall struct {
 	value    []byte   // point lookup; nil = not found
 	values   [][]byte // prefix lookup
 	err      error
+	// lastErr is the last retriable failure, reported with the caller's
+	// context error when the caller gives up.
+	lastErr atomic.Pointer[error]
 }
 
 // finish records the outcome once; later calls (and calls after the caller
@@ -164,7 +167,11 @@ func (c *lkCall) wait(ctx context.Context) error {
 		return c.err
 	case <-ctx.Done():
 		if c.finished.CompareAndSwap(false, true) {
-			return fmt.Errorf("flussrpc: lookup on %s abandoned: %w", c.path, ctx.Err())
+			var last error
+			if p := c.lastErr.Load(); p != nil {
+				last = *p
+			}
+			return c.gaveUp(ctx.Err(), last)
 		}
 		<-c.done
 		return c.err
@@ -446,22 +453,37 @@ func (d *lkDispatcher) failed(call *lkCall, err error) {
 	if call.finished.Load() {
 		return
 	}
-	if !IsRetriable(err) || errors.Is(err, ErrClientClosed) || call.ctx.Err() != nil {
+	if !IsRetriable(err) || errors.Is(err, ErrClientClosed) {
 		call.finish(nil, nil, err)
+		return
+	}
+	if cerr := call.ctx.Err(); cerr != nil {
+		call.finish(nil, nil, call.gaveUp(cerr, err))
 		return
 	}
 	if IsInvalidMetadata(err) {
 		d.c.meta.invalidate(call.path)
 	}
+	call.lastErr.Store(&err)
 	go func() {
 		ok, werr := call.retry.again(call.ctx)
 		if !ok {
-			if werr != nil {
-				err = errors.Join(werr, err)
-			}
-			call.finish(nil, nil, err)
+			call.finish(nil, nil, call.gaveUp(werr, err))
 			return
 		}
 		d.submit(call)
 	}()
+}
+
+// gaveUp is the error of a call that stops retrying, because its context
+// ended (ctxErr) or its attempts ran out (ctxErr nil), after the retriable
+// failure last (nil if none): it names the bucket and both causes.
+func (c *lkCall) gaveUp(ctxErr, last error) error {
+	switch {
+	case ctxErr == nil:
+		return fmt.Errorf("flussrpc: lookup on %s bucket %d: %w", c.path, c.bucket, last)
+	case last == nil:
+		return fmt.Errorf("flussrpc: lookup on %s bucket %d abandoned: %w", c.path, c.bucket, ctxErr)
+	}
+	return fmt.Errorf("flussrpc: lookup on %s bucket %d abandoned: %w (last error: %w)", c.path, c.bucket, ctxErr, last)
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -203,7 +204,13 @@ func (m *metadata) invalidate(p PhysicalPath) {
 // without tablet servers counts as stale (a starting cluster gives one);
 // it and transport failures are retried with back-off (see retrier).
 func (c *Client) refreshCluster(ctx context.Context) error {
-	r := newRetrier()
+	return c.refreshClusterWithin(ctx, 0)
+}
+
+// refreshClusterWithin is refreshCluster that stops retrying once budget
+// (if positive) has passed, returning the last failure.
+func (c *Client) refreshClusterWithin(ctx context.Context, budget time.Duration) error {
+	r := newRetrierWithin(budget)
 	for {
 		err := c.fetchNodes(ctx)
 		if err == nil || !IsRetriable(err) && !errors.Is(err, errNoTablets) {
@@ -273,6 +280,12 @@ func (c *Client) routeOf(ctx context.Context, p PhysicalPath) (*route, error) {
 	if r := c.meta.cachedRoute(p); r != nil {
 		return r, nil
 	}
+	return c.fetchRoute(ctx, p)
+}
+
+// fetchRoute asks the cluster for the bucket routes of a physical path
+// and caches them.
+func (c *Client) fetchRoute(ctx context.Context, p PhysicalPath) (*route, error) {
 	req := &pb.MetadataRequest{TablePath: []*pb.PbTablePath{pbPath(p.TablePath)}}
 	if p.Partition != "" {
 		req.PartitionsPath = []*pb.PbPhysicalTablePath{{
@@ -309,28 +322,47 @@ func (c *Client) explainMetadataError(ctx context.Context, p PhysicalPath, err e
 
 // leaderOf returns the leader of one bucket, refreshing the route while
 // none is elected yet (a table just created has no leaders for a moment).
+// Its errors name the bucket and the cause.
 func (c *Client) leaderOf(ctx context.Context, p PhysicalPath, bucket int32) (ServerNode, *route, error) {
 	r := newRetrier()
 	for {
 		rt, err := c.routeOf(ctx, p)
 		if err != nil {
-			return ServerNode{}, nil, err
+			return ServerNode{}, nil, fmt.Errorf("flussrpc: finding the leader of bucket %d of %s: %w", bucket, p, err)
 		}
-		if id, ok := rt.leaders[bucket]; ok {
-			if n, ok := c.meta.view().byID[id]; ok {
-				return n, rt, nil
-			}
+		if n, ok := c.leaderIn(rt, bucket); ok {
+			return n, rt, nil
+		}
+		if _, ok := rt.leaders[bucket]; ok {
 			// A leader we do not know: the node list is older than the route.
 			if err := c.refreshCluster(ctx); err != nil {
-				return ServerNode{}, nil, err
+				return ServerNode{}, nil, noLeaderError(p, bucket, err)
 			}
 		}
 		c.meta.invalidate(p)
 		if ok, err := r.again(ctx); !ok {
-			if err == nil {
-				err = &Error{Code: CodeLeaderNotAvailable, Message: fmt.Sprintf("no leader for bucket %d of %s", bucket, p)}
-			}
-			return ServerNode{}, nil, err
+			return ServerNode{}, nil, noLeaderError(p, bucket, err)
 		}
 	}
+}
+
+// leaderIn returns the leader of a bucket of rt when it is elected and
+// in the node list.
+func (c *Client) leaderIn(rt *route, bucket int32) (ServerNode, bool) {
+	id, ok := rt.leaders[bucket]
+	if !ok {
+		return ServerNode{}, false
+	}
+	n, ok := c.meta.view().byID[id]
+	return n, ok
+}
+
+// noLeaderError is LEADER_NOT_AVAILABLE for one bucket, wrapping why the
+// wait for it ended (nil: the attempts were used up).
+func noLeaderError(p PhysicalPath, bucket int32, cause error) error {
+	err := &Error{Code: CodeLeaderNotAvailable, Message: fmt.Sprintf("no leader for bucket %d of %s", bucket, p)}
+	if cause == nil {
+		return err
+	}
+	return fmt.Errorf("%w: %w", err, cause)
 }

@@ -23,14 +23,26 @@ const (
 type retrier struct {
 	attempt int
 	delay   time.Duration
+	until   time.Time // no attempt starts after it; zero: no limit
 }
 
 func newRetrier() *retrier { return &retrier{attempt: 1, delay: retryFirstDelay} }
 
+// newRetrierWithin is newRetrier that also gives up once budget (if
+// positive) has passed from now.
+func newRetrierWithin(budget time.Duration) *retrier {
+	r := newRetrier()
+	if budget > 0 {
+		r.until = time.Now().Add(budget)
+	}
+	return r
+}
+
 // again waits before the next attempt. It returns false when the attempts
-// are used up, and ctx.Err() when the context ends while waiting.
+// or the time budget are used up, and ctx.Err() when the context ends
+// while waiting.
 func (r *retrier) again(ctx context.Context) (bool, error) {
-	if r.attempt >= retryAttempts {
+	if r.attempt >= retryAttempts || !r.until.IsZero() && time.Now().Add(r.delay).After(r.until) {
 		return false, nil
 	}
 	r.attempt++

@@ -2,10 +2,8 @@ package flussrpc_test
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/big"
 	"sort"
 	"testing"
@@ -24,78 +22,7 @@ import (
 // reading of it, value for value (peer.py's tagged JSON, exact to the
 // nanosecond for scans).
 
-// scTag renders a value of the codec value model as peer.py's tagged JSON.
-func scTag(v any, t schema.DataType) any {
-	if v == nil {
-		return nil
-	}
-	switch t.Root {
-	case schema.RootFloat, schema.RootDouble:
-		f, ok := v.(float64)
-		if !ok {
-			f = float64(v.(float32))
-		}
-		switch {
-		case math.IsNaN(f):
-			return map[string]any{"$float": "NaN"}
-		case math.IsInf(f, 1):
-			return map[string]any{"$float": "Infinity"}
-		case math.IsInf(f, -1):
-			return map[string]any{"$float": "-Infinity"}
-		}
-		return f
-	case schema.RootBinary, schema.RootBytes:
-		return map[string]any{"$bytes": base64.StdEncoding.EncodeToString(v.([]byte))}
-	case schema.RootDecimal:
-		return map[string]any{"$decimal": v.(codec.Decimal).String()}
-	case schema.RootDate:
-		return map[string]any{"$date": v.(codec.Date).String()}
-	case schema.RootTime:
-		return map[string]any{"$time": int64(v.(codec.Time))}
-	case schema.RootTimestamp, schema.RootTimestampLTZ:
-		var ms int64
-		var nano int32
-		switch x := v.(type) {
-		case codec.TimestampNTZ:
-			ms, nano = x.Millis, x.NanoOfMilli
-		case codec.TimestampLTZ:
-			ms, nano = x.Millis, x.NanoOfMilli
-		}
-		ns := new(big.Int).Mul(big.NewInt(ms), big.NewInt(1e6))
-		ns.Add(ns, big.NewInt(int64(nano)))
-		return map[string]any{"$ts": json.Number(ns.String())}
-	case schema.RootArray:
-		arr := v.([]any)
-		out := make([]any, len(arr))
-		for i, e := range arr {
-			out[i] = scTag(e, *t.Elem)
-		}
-		return out
-	case schema.RootMap:
-		m := v.(codec.Map)
-		pairs := make([]any, len(m.Keys))
-		for i := range m.Keys {
-			pairs[i] = []any{scTag(m.Keys[i], *t.Key), scTag(m.Values[i], *t.Value)}
-		}
-		return map[string]any{"$map": pairs}
-	case schema.RootRow:
-		r := v.([]any)
-		out := make([]any, len(r))
-		for i, f := range t.Fields {
-			out[i] = scTag(r[i], f.Type)
-		}
-		return map[string]any{"$row": out}
-	}
-	return v
-}
-
-func scTagRow(row []any, cols []schema.Column) []any {
-	out := make([]any, len(row))
-	for i, c := range cols {
-		out[i] = scTag(row[i], c.Type)
-	}
-	return out
-}
+func scTagRow(row []any, cols []schema.Column) []any { return peertest.TagRow(cols, row) }
 
 // scJSON normalises a JSON-able value: numbers compared by their text.
 func scJSON(t *testing.T, v any) string {

@@ -1,7 +1,6 @@
 package flussrpc_test
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -13,6 +12,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/clustertest"
 )
 
 // Fixtures shared by the lookup and scan integration tests.
@@ -180,7 +180,7 @@ func scSameRowSet(t *testing.T, what string, got, want [][]any) {
 func scCreateTable(t *testing.T, c *flussrpc.Client, db, name string, desc schema.TableDescriptor) *flussrpc.Table {
 	t.Helper()
 	path := flussrpc.TablePath{Database: db, Table: name}
-	err := recreateWithoutLeaders(t, func() error { return c.Admin().CreateTable(testCtx(t), path, desc, false) },
+	err := clustertest.CreateWithLeaders(t, func() error { return c.Admin().CreateTable(testCtx(t), path, desc, false) },
 		func() error { return c.Admin().DropTable(testCtx(t), path, true) })
 	if err != nil {
 		t.Fatalf("CreateTable %s: %v", path, err)
@@ -214,28 +214,12 @@ func scanEncoderFor(t *flussrpc.Table) (flussrpc.ScanTestLogEncoder, error) {
 	return flussrpc.ScanTestLogEncoderFor(t)
 }
 
-// scCreatePartition creates a partition, as recreateWithoutLeaders does.
+// scCreatePartition creates a partition (see clustertest.CreateWithLeaders).
 func scCreatePartition(t *testing.T, c *flussrpc.Client, path flussrpc.TablePath, spec map[string]string) {
 	t.Helper()
-	err := recreateWithoutLeaders(t, func() error { return c.Admin().CreatePartition(testCtx(t), path, spec, false) },
+	err := clustertest.CreateWithLeaders(t, func() error { return c.Admin().CreatePartition(testCtx(t), path, spec, false) },
 		func() error { return c.Admin().DropPartition(testCtx(t), path, spec, true) })
 	if err != nil {
 		t.Fatalf("CreatePartition %s %v: %v", path, spec, err)
 	}
-}
-
-// recreateWithoutLeaders runs create, and while it fails because the
-// object got no bucket leaders (a Fluss 0.9.1 coordinator under load can
-// miss a creation for good) drops it and creates it again, a few times.
-func recreateWithoutLeaders(t *testing.T, create, drop func() error) error {
-	t.Helper()
-	err := create()
-	for attempt := 1; attempt < 3 && errors.Is(err, flussrpc.ErrNoLeaders); attempt++ {
-		t.Logf("created without leaders, creating again: %v", err)
-		if derr := drop(); derr != nil {
-			return errors.Join(err, derr)
-		}
-		err = create()
-	}
-	return err
 }

@@ -83,9 +83,10 @@ func (e *wrEngine) sendBatches(ready []*wrBatch) {
 			e.result(b, err, -1)
 			continue
 		}
-		node, _, err := e.c.leaderOf(e.ctx, b.bs.phys, b.bs.key.bucket)
-		if err != nil {
-			e.result(b, err, -1)
+		node, ok := e.cachedLeader(b.bs)
+		if !ok {
+			// The route was dropped since readyLocked saw it.
+			e.result(b, noLeaderError(b.bs.phys, b.bs.key.bucket, nil), -1)
 			continue
 		}
 		if _, ok := byNode[node.ID]; !ok {
@@ -99,6 +100,116 @@ func (e *wrEngine) sendBatches(ready []*wrBatch) {
 			e.dispatch(nodes[id], req)
 		}
 	}
+}
+
+// Leader lookups never run in the sender goroutine: a bucket whose leader
+// is not in the cached metadata waits (retryAt, with back-off) while its
+// route is fetched in the background, and the other buckets go on. A
+// synchronous lookup used to hold up every bucket of the writer for the
+// whole retry budget of a leaderless one.
+
+// cachedLeader returns the leader of a bucket from the cached metadata.
+func (e *wrEngine) cachedLeader(bs *wrBucket) (ServerNode, bool) {
+	rt := e.c.meta.cachedRoute(bs.phys)
+	if rt == nil {
+		return ServerNode{}, false
+	}
+	return e.c.leaderIn(rt, bs.key.bucket)
+}
+
+// leaderKnownLocked reports whether the bucket's leader is known. If not,
+// it starts a background lookup and delays the bucket.
+func (e *wrEngine) leaderKnownLocked(bs *wrBucket, now time.Time) bool {
+	if _, ok := e.cachedLeader(bs); ok {
+		bs.noLeader, bs.noLeaderErr = 0, nil
+		return true
+	}
+	if bs.noLeader > 0 && bs.noLeaderErr == nil {
+		bs.noLeaderErr = noLeaderError(bs.phys, bs.key.bucket, nil)
+	}
+	bs.retryAt = now.Add(min(retryFirstDelay<<min(bs.noLeader, 5), retryMaxDelay))
+	bs.noLeader++
+	e.fetchRouteLocked(bs.phys)
+	return false
+}
+
+// fetchRouteLocked fetches the route of a path in the background, unless
+// that is already under way, and wakes the sender when it is back. The
+// buckets of the path that now have a leader may send at once.
+func (e *wrEngine) fetchRouteLocked(p PhysicalPath) {
+	if e.routing[p] {
+		return
+	}
+	e.routing[p] = true
+	e.awaiting.Add(1)
+	go func() {
+		defer e.awaiting.Done()
+		ctx, cancel := context.WithTimeout(e.ctx, e.cfg.requestTimout)
+		rt, err := e.c.fetchRoute(ctx, p)
+		if err == nil && e.unknownLeader(rt) {
+			// The node list is older than the route.
+			err = e.c.refreshCluster(ctx)
+		}
+		cancel()
+		e.mu.Lock()
+		delete(e.routing, p)
+		for _, bs := range e.order {
+			if bs.phys != p {
+				continue
+			}
+			if err != nil {
+				bs.noLeaderErr = fmt.Errorf("flussrpc: finding the leader of bucket %d of %s: %w", bs.key.bucket, p, err)
+			} else if _, ok := e.cachedLeader(bs); ok {
+				bs.retryAt = time.Time{}
+			}
+		}
+		e.mu.Unlock()
+		e.signal()
+	}()
+}
+
+// unknownLeader reports whether a leader of rt is missing from the node list.
+func (e *wrEngine) unknownLeader(rt *route) bool {
+	view := e.c.meta.view()
+	for _, id := range rt.leaders {
+		if _, ok := view.byID[id]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// expiredLocked reports whether a batch has outlived the delivery timeout.
+func (e *wrEngine) expiredLocked(b *wrBatch, now time.Time) bool {
+	return e.cfg.delivery > 0 && now.Sub(b.created) >= e.cfg.delivery
+}
+
+// expireLocked fails the queued batches of a bucket that outlived the
+// delivery timeout.
+func (e *wrEngine) expireLocked(bs *wrBucket, now time.Time) {
+	keep := bs.queue[:0]
+	for _, b := range bs.queue {
+		if !e.expiredLocked(b, now) {
+			keep = append(keep, b)
+			continue
+		}
+		e.giveUpLocked(b, e.deliveryError(b), true)
+	}
+	clear(bs.queue[len(keep):])
+	bs.queue = keep
+}
+
+// deliveryError is the failure of a batch at the delivery timeout: the
+// last error it met, or why its bucket could not send.
+func (e *wrEngine) deliveryError(b *wrBatch) error {
+	cause := b.lastErr
+	if cause == nil {
+		cause = b.bs.noLeaderErr
+	}
+	if cause == nil {
+		cause = errors.New("never sent (waiting for earlier batches of the bucket or a writer id)")
+	}
+	return fmt.Errorf("not acknowledged within the delivery timeout of %s (client.writer.delivery-timeout): %w", e.cfg.delivery, cause)
 }
 
 // wrSplitRequests groups the batches for one server into requests that

@@ -72,6 +72,15 @@ type WriterOptions struct {
 	// client.writer.dynamic-create-partition.enabled (default true): rows
 	// for a missing partition then fail instead of creating it.
 	DisableDynamicPartitions bool
+	// DeliveryTimeout (client.writer.delivery-timeout, default the
+	// client's request timeout) bounds how long a row may wait for its
+	// acknowledgement, retries included: once it passes, the row's result
+	// fails with the last error met (LEADER_NOT_AVAILABLE, a refused
+	// connection, ...). A request already in flight still gets its own
+	// request timeout. Negative means no limit. Java's client of Fluss 0.9
+	// has no such option (its retries never end); the key follows Kafka's
+	// delivery.timeout.ms.
+	DeliveryTimeout time.Duration
 	// NoKeyAssigner (client.writer.bucket.no-key-assigner, default STICKY)
 	// spreads rows of log tables without bucket key: AssignerSticky keeps
 	// one bucket until its batch is full, AssignerRoundRobin rotates per
@@ -119,6 +128,8 @@ func (o *WriterOptions) Set(key, value string) error {
 		var b bool
 		b, err = strconv.ParseBool(v)
 		o.DisableDynamicPartitions = !b
+	case "client.writer.delivery-timeout":
+		o.DeliveryTimeout, err = parseJavaDuration(v)
 	case "client.writer.bucket.no-key-assigner":
 		o.NoKeyAssigner = strings.ToUpper(v)
 	default:
@@ -156,6 +167,7 @@ type wrConfig struct {
 	dynamicParts  bool
 	roundRobin    bool
 	requestTimout time.Duration
+	delivery      time.Duration // 0: no limit
 }
 
 func (o *WriterOptions) resolve(c *Client) (wrConfig, error) {
@@ -220,6 +232,12 @@ func (o *WriterOptions) resolve(c *Client) (wrConfig, error) {
 	cfg.requestTimout = c.cfg.RequestTimeout
 	if cfg.requestTimout <= 0 {
 		cfg.requestTimout = DefaultRequestTimeout
+	}
+	switch {
+	case o.DeliveryTimeout == 0:
+		cfg.delivery = cfg.requestTimout
+	case o.DeliveryTimeout > 0:
+		cfg.delivery = o.DeliveryTimeout
 	}
 	return cfg, nil
 }

@@ -22,6 +22,7 @@ func TestWriterOptionsSet(t *testing.T) {
 		"client.writer.max-inflight-requests-per-bucket": "3",
 		"client.writer.dynamic-create-partition.enabled": "false",
 		"client.writer.bucket.no-key-assigner":           "round_robin",
+		"client.writer.delivery-timeout":                 "1 min",
 	} {
 		if err := o.Set(k, v); err != nil {
 			t.Fatalf("Set(%s, %s): %v", k, v, err)
@@ -29,7 +30,7 @@ func TestWriterOptionsSet(t *testing.T) {
 	}
 	want := WriterOptions{BatchSize: 4 << 20, BatchTimeout: 20 * time.Millisecond, BufferMemory: 128 << 20,
 		BufferWaitTimeout: 2 * time.Second, RequestMaxSize: 1 << 20, Acks: "all", Retries: 7,
-		DisableIdempotence: true, MaxInflightPerBucket: 3, DisableDynamicPartitions: true, NoKeyAssigner: AssignerRoundRobin}
+		DisableIdempotence: true, MaxInflightPerBucket: 3, DisableDynamicPartitions: true, NoKeyAssigner: AssignerRoundRobin, DeliveryTimeout: time.Minute}
 	if o != want {
 		t.Fatalf("options = %+v, want %+v", o, want)
 	}

@@ -2,18 +2,13 @@ package flussrpc_test
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
-	"fmt"
-	"math"
-	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gofluss/fluss/flussrpc"
-	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/internal/clustertest"
 	"github.com/gofluss/fluss/internal/peertest"
@@ -53,85 +48,9 @@ func wtPeerWrite(t *testing.T, cmd string, path flussrpc.TablePath, types []sche
 func wtTagRow(types []schema.DataType, row []any) []any {
 	out := make([]any, len(row))
 	for i, v := range row {
-		out[i] = wtTag(types[i], v)
+		out[i] = peertest.Tag(types[i], v)
 	}
 	return out
-}
-
-// wtTag renders a codec value as peer.py's tagged JSON.
-func wtTag(t schema.DataType, v any) any {
-	if v == nil {
-		return nil
-	}
-	obj := func(k string, x any) any { return map[string]any{k: x} }
-	switch x := v.(type) {
-	case bool, string:
-		return x
-	case int8:
-		return json.Number(strconv.FormatInt(int64(x), 10))
-	case int16:
-		return json.Number(strconv.FormatInt(int64(x), 10))
-	case int32:
-		return json.Number(strconv.FormatInt(int64(x), 10))
-	case int64:
-		return json.Number(strconv.FormatInt(x, 10))
-	case float32:
-		return wtTagFloat(float64(x))
-	case float64:
-		return wtTagFloat(x)
-	case []byte:
-		return obj("$bytes", base64.StdEncoding.EncodeToString(x))
-	case codec.Decimal:
-		return obj("$decimal", x.String())
-	case codec.Date:
-		return obj("$date", x.String())
-	case codec.Time:
-		return obj("$time", json.Number(strconv.Itoa(int(x))))
-	case codec.TimestampNTZ:
-		return obj("$ts", wtNanos(x.Millis, x.NanoOfMilli))
-	case codec.TimestampLTZ:
-		return obj("$ts", wtNanos(x.Millis, x.NanoOfMilli))
-	case codec.Map:
-		pairs := make([]any, len(x.Keys))
-		for i := range x.Keys {
-			pairs[i] = []any{wtTag(*t.Key, x.Keys[i]), wtTag(*t.Value, x.Values[i])}
-		}
-		return obj("$map", pairs)
-	case []any:
-		out := make([]any, len(x))
-		if t.Root == schema.RootRow {
-			for i, e := range x {
-				out[i] = wtTag(t.Fields[i].Type, e)
-			}
-			return obj("$row", out)
-		}
-		for i, e := range x {
-			out[i] = wtTag(*t.Elem, e)
-		}
-		return out
-	}
-	panic(fmt.Sprintf("wtTag: unexpected %T", v))
-}
-
-func wtTagFloat(f float64) any {
-	switch {
-	case math.IsNaN(f):
-		return map[string]any{"$float": "NaN"}
-	case math.IsInf(f, 1):
-		return map[string]any{"$float": "Infinity"}
-	case math.IsInf(f, -1):
-		return map[string]any{"$float": "-Infinity"}
-	}
-	s := strconv.FormatFloat(f, 'g', -1, 64)
-	if !strings.ContainsAny(s, ".eE") {
-		s += ".0" // keep it a float for wtFold
-	}
-	return json.Number(s)
-}
-
-func wtNanos(ms int64, nano int32) json.Number {
-	n := new(big.Int).Mul(big.NewInt(ms), big.NewInt(1_000_000))
-	return json.Number(n.Add(n, big.NewInt(int64(nano))).String())
 }
 
 // wtNorm decodes JSON keeping integers exact and folding float spellings.
@@ -176,7 +95,7 @@ func wtSameValues(t *testing.T, what string, types []schema.DataType, want []any
 		t.Fatalf("%s: peer row has %d values, want %d", what, len(got), len(want))
 	}
 	for i := range want {
-		exp, err := json.Marshal(wtTag(types[i], want[i]))
+		exp, err := json.Marshal(peertest.Tag(types[i], want[i]))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -668,6 +668,10 @@ type Unsupported struct {
 	Meta
 	Feature string
 	Msg     string
+	// Engine marks a query only a query engine such as Flink SQL can run
+	// (window table functions, a VALUES table); Msg is empty then, and
+	// the planner answers as it does every such query.
+	Engine bool
 }
 
 func (*CreateDatabase) statementNode() {}

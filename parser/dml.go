@@ -456,6 +456,9 @@ func (p *parser) dml(meta Meta) Statement {
 	sql := rw.out.String()
 	st, err := sqlparser.ParseStrictDDL(sql)
 	if err != nil {
+		if feature := engineOnly(p.toks); feature != "" {
+			return &Unsupported{Meta: meta, Feature: feature, Engine: true}
+		}
 		panic(bailout{rw.mapError(err)})
 	}
 	c := &converter{rw: rw, meta: meta}
@@ -473,6 +476,31 @@ func (p *parser) dml(meta Meta) Statement {
 	}
 	panic(bailout{&Error{Line: meta.Pos.Line, Column: meta.Pos.Column, Offset: meta.Pos.Offset, Near: firstWord(meta.Source),
 		Msg: "internal error: statement was routed to the query parser but is not a query or write"}})
+}
+
+// engineOnly names the Flink query-engine construct in a query the MySQL
+// parser could not read, or returns "": a table function in FROM (the
+// TUMBLE, HOP, CUMULATE and SESSION windows, LATERAL TABLE, UNNEST) or a
+// VALUES table.
+func engineOnly(toks []Token) string {
+	for i := 1; i+1 < len(toks); i++ {
+		prev, t, next := toks[i-1], toks[i], toks[i+1]
+		if !(prev.is("FROM") || prev.is("JOIN") || prev.is(",") || prev.is("LATERAL") || prev.is("(") && i > 1 && toks[i-2].is("FROM")) {
+			continue
+		}
+		switch {
+		case t.is("TABLE") && next.is("("):
+			if fn := toks[min(i+2, len(toks)-1)]; fn.Kind == TokWord && toks[min(i+3, len(toks)-1)].is("(") {
+				return "the table function " + strings.ToUpper(fn.Text) + "(...)"
+			}
+			return "a table function in FROM"
+		case t.is("UNNEST") && next.is("("):
+			return "UNNEST"
+		case t.is("VALUES") && prev.is("("):
+			return "a VALUES table in FROM"
+		}
+	}
+	return ""
 }
 
 func firstWord(s string) string {

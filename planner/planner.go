@@ -112,6 +112,11 @@ func (p *planCtx) statement(stmt parser.Statement) (Plan, error) {
 		}
 		return b, nil
 	case *parser.Unsupported:
+		if s.Engine {
+			e := engineError(s.Feature)
+			e.Clause = "FROM"
+			return nil, e
+		}
 		return nil, unsupportedError(s)
 	case *parser.Select:
 		return p.selectStmt(s)

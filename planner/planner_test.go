@@ -92,6 +92,17 @@ func TestRejections(t *testing.T) {
 		{"ALTER TABLE orders SET ('table.log.format' = 'INDEXED')", "ALTER TABLE", ""},
 		{"ALTER TABLE orders ADD x INT NOT NULL", "ALTER TABLE", `fluss: column "x": added columns must be nullable (remove NOT NULL)`},
 		{"USE CATALOG other", "USE CATALOG", ""},
+		{"SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(created), INTERVAL '10' MINUTES)) GROUP BY window_start", "FROM",
+			"fluss: the table function TUMBLE(...) is a query-engine feature; the fluss driver only plans single-table lookups and bounded scans. Use Flink SQL (lookup/delta joins) or compute in Go"},
+		{"SELECT * FROM TABLE(HOP(TABLE orders, DESCRIPTOR(created), INTERVAL '5' MINUTES, INTERVAL '10' MINUTES))", "FROM", ""},
+		{"SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS t(id, name)", "FROM",
+			"fluss: a VALUES table in FROM is a query-engine feature; the fluss driver only plans single-table lookups and bounded scans. Use Flink SQL (lookup/delta joins) or compute in Go"},
+		{"INSERT INTO orders SELECT * FROM (VALUES (1, 'a'))", "FROM", ""},
+		{"SELECT o.order_id FROM orders o, LATERAL TABLE(split(o.status)) AS s(x)", "FROM", ""},
+		{"SELECT order_id, rb_cardinality(status) FROM orders", "SELECT",
+			"fluss: the roaring-bitmap function RB_CARDINALITY(...) is a query-engine feature; the fluss driver only plans single-table lookups and bounded scans. Use Flink SQL (lookup/delta joins) or compute in Go"},
+		{"SELECT * FROM orders WHERE order_id = 1 AND rb_contains(status, 5)", "WHERE", ""},
+		{"SELECT rb_cardinality(rb_build(ARRAY[1, 2]))", "SELECT", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.sql, func(t *testing.T) {

@@ -22,6 +22,25 @@ var changelogMeta = []Column{
 	{ColCommitTimestamp, schema.TimestampLTZ(3).NotNull()},
 }
 
+// BinlogColumns names the columns of a t$binlog row, given the table's
+// columns: _change_type, _log_offset, _commit_timestamp, before and after
+// (whole rows, NULL where the change has none), then every field of before
+// and then of after as "before.<column>" and "after.<column>". SELECT *
+// shows the first five; the fields are what `after`.order_id reads.
+func BinlogColumns(columns []string) []string {
+	out := make([]string, 0, len(changelogMeta)+2+2*len(columns))
+	for _, c := range changelogMeta {
+		out = append(out, c.Name)
+	}
+	out = append(out, "before", "after")
+	for _, row := range []string{"before", "after"} {
+		for _, c := range columns {
+			out = append(out, row+"."+c)
+		}
+	}
+	return out
+}
+
 // engineClauses rejects the clauses that only a query engine can run.
 func engineClauses(s *parser.Select) *Error {
 	switch {
@@ -135,12 +154,17 @@ func (q *query) plan() (Plan, error) {
 	switch {
 	case q.binlog:
 		rt := sc.RowType().WithNullable(true)
-		q.row = &rowType{aliases: aliases}
+		base := schemaRow(sc)
+		q.row = &rowType{aliases: aliases, names: BinlogColumns(base.names), shown: len(changelogMeta) + 2}
 		for _, c := range changelogMeta {
-			q.row.names, q.row.types = append(q.row.names, c.Name), append(q.row.types, c.Type)
+			q.row.types = append(q.row.types, c.Type)
 		}
-		q.row.names = append(q.row.names, "before", "after")
 		q.row.types = append(q.row.types, rt, rt)
+		for range 2 {
+			for _, t := range base.types {
+				q.row.types = append(q.row.types, t.WithNullable(true))
+			}
+		}
 		q.offsetCols = []int{1, 2}
 	case q.changelog:
 		q.row = &rowType{aliases: aliases}
@@ -179,7 +203,7 @@ func (q *query) selectList() error {
 	for _, se := range q.s.Exprs {
 		switch x := se.(type) {
 		case *parser.StarExpr:
-			for i, n := range q.row.names {
+			for i, n := range q.row.visible() {
 				q.proj.Indexes = append(q.proj.Indexes, i)
 				q.output = append(q.output, Column{n, q.row.types[i]})
 			}
@@ -191,6 +215,9 @@ func (q *query) selectList() error {
 					return err
 				}
 				name := q.row.names[i]
+				if i >= len(q.row.visible()) {
+					_, name, _ = strings.Cut(name, ".") // after.order_id is called order_id
+				}
 				if x.Alias != "" {
 					name = x.Alias
 				}
@@ -208,6 +235,9 @@ func (q *query) selectList() error {
 				}
 				if isAggregate(e.Name) {
 					return engineError("aggregate " + strings.ToUpper(e.Name) + "(...)")
+				}
+				if err := engineFunc(e, "SELECT"); err != nil {
+					return err
 				}
 				return errf("SELECT", "%s in the select list needs a query engine; select plain columns (or COUNT(*) alone) and compute in Go", exprText(e))
 			default:
@@ -231,6 +261,18 @@ func isCountStar(f *parser.FuncCall) bool {
 		}
 	}
 	return false
+}
+
+// engineFunc rejects the roaring-bitmap functions of Fluss's Flink
+// integration (rb_cardinality, rb_or_agg, ...) as the query-engine
+// features they are; nil for any other function.
+func engineFunc(f *parser.FuncCall, clause string) *Error {
+	if !strings.HasPrefix(strings.ToLower(f.Name), "rb_") {
+		return nil
+	}
+	e := engineError("the roaring-bitmap function " + strings.ToUpper(f.Name) + "(...)")
+	e.Clause = clause
+	return e
 }
 
 func isAggregate(name string) bool {
@@ -701,6 +743,9 @@ func (p *planCtx) constItem(e parser.Expr) (Value, error) {
 	case *parser.Param:
 		return Value{}, errf("SELECT", "SELECT ? has no type to convert the argument to; write CAST(? AS <type>)")
 	case *parser.FuncCall:
+		if err := engineFunc(x, "SELECT"); err != nil {
+			return Value{}, err
+		}
 		if len(x.Args) > 0 {
 			break
 		}

@@ -97,6 +97,27 @@ type rowType struct {
 	types []schema.DataType
 	// aliases are the table names/aliases a qualifier may use.
 	aliases []string
+	// shown is how many leading columns SELECT * and bare names see (0:
+	// all). The columns after them are fields of ROW columns, named
+	// "row.field", which only row.field reaches ($binlog's before/after).
+	shown int
+}
+
+// visible returns the names SELECT * and bare names see.
+func (r *rowType) visible() []string {
+	if r.shown > 0 {
+		return r.names[:r.shown]
+	}
+	return r.names
+}
+
+func (r *rowType) isAlias(name string) bool {
+	for _, a := range r.aliases {
+		if strings.EqualFold(a, name) {
+			return true
+		}
+	}
+	return false
 }
 
 func schemaRow(s *schema.Schema, aliases ...string) *rowType {
@@ -129,21 +150,17 @@ func (r *rowType) index(name string) int {
 }
 
 func (r *rowType) resolve(c *parser.ColumnRef, clause string) (int, *Error) {
-	if len(c.Qualifier) > 0 {
-		q := c.Qualifier[len(c.Qualifier)-1]
-		ok := false
-		for _, a := range r.aliases {
-			if strings.EqualFold(a, q) {
-				ok = true
-			}
+	if n := len(c.Qualifier); n > 0 && !r.isAlias(c.Qualifier[n-1]) {
+		// row.field, or alias.row.field.
+		q := c.Qualifier[n-1]
+		if i := r.index(q + "." + c.Name); i >= len(r.visible()) && (n == 1 || r.isAlias(c.Qualifier[n-2])) {
+			return i, nil
 		}
-		if !ok {
-			return -1, errf(clause, "unknown table %q in column reference %s (nested fields of ROW columns cannot be addressed here)", q, exprText(c))
-		}
+		return -1, errf(clause, "unknown table %q in column reference %s (nested fields of ROW columns cannot be addressed here)", q, exprText(c))
 	}
 	i := r.index(c.Name)
-	if i < 0 {
-		return -1, errf(clause, "unknown column %q (columns: %s)", c.Name, strings.Join(r.names, ", "))
+	if i < 0 || i >= len(r.visible()) {
+		return -1, errf(clause, "unknown column %q (columns: %s)", c.Name, strings.Join(r.visible(), ", "))
 	}
 	return i, nil
 }
@@ -313,6 +330,9 @@ func columnRefs(e parser.Expr, r *rowType, clause string) ([]int, *Error) {
 		case *parser.TupleExpr:
 			return walkAll(x.Exprs...)
 		case *parser.FuncCall:
+			if err := engineFunc(x, clause); err != nil {
+				return err
+			}
 			return walkAll(x.Args...)
 		case *parser.CastExpr:
 			return walk(x.X)

@@ -379,3 +379,42 @@ func TestClusterConninfoSASL(t *testing.T) {
 		t.Errorf("bad password: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestClusterCallPrintsRows: a statement that is neither a query nor a
+// write prints the rows it returns, in every format, instead of only "OK";
+// statements without rows still print OK.
+func TestClusterCallPrintsRows(t *testing.T) {
+	addr := clustertest.Bootstrap(t)
+	dsn := "fluss://" + addr + "/"
+	const call = "CALL sys.get_cluster_configs()"
+	db, err := sql.Open(fluss.DriverName, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(context.Background(), call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for rows.Next() {
+		want++
+	}
+	rows.Close()
+	if want == 0 {
+		t.Fatal("database/sql: the call returned no rows")
+	}
+	for _, format := range []string{"csv", "tsv", "json", "jsonl", "table", "vertical"} {
+		r := runFlussql(t, "", "--dsn", dsn, "--format", format, "-c", call)
+		if r.code != 0 || r.stderr != fmt.Sprintf("(%d rows)\n", want) || strings.TrimSpace(r.stdout) == "" {
+			t.Errorf("--format %s: exit %d, stderr %q, stdout:\n%s", format, r.code, r.stderr, r.stdout)
+		}
+	}
+	r := runFlussql(t, "", "--dsn", dsn, "--format", "csv", "-c", call)
+	if recs := parseCSV(t, r.stdout); len(recs) != want+1 {
+		t.Errorf("csv has %d records, want a header and %d rows", len(recs), want)
+	}
+	if r := runFlussql(t, "", "--dsn", dsn, "-c", "USE fluss"); r.code != 0 || r.stderr != "OK\n" || r.stdout != "" {
+		t.Errorf("USE: exit %d, stderr %q, stdout %q", r.code, r.stderr, r.stdout)
+	}
+}

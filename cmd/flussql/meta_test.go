@@ -106,8 +106,8 @@ func TestIncludeStopsAtFirstError(t *testing.T) {
 	dir := t.TempDir()
 	inc := filepath.Join(dir, "inc.sql")
 	os.WriteFile(inc, []byte("CREATE DATABASE a;\n\nCREATE DATABASE b;\nCREATE DATABASE c;\n"), 0o644)
-	mock.ExpectExec("CREATE DATABASE a").WillReturnResult(sqlmock.NewResult(0, 0))
-	mock.ExpectExec("CREATE DATABASE b").WillReturnError(errors.New("fluss: DATABASE_ALREADY_EXIST (9): database b exists"))
+	mock.ExpectQuery("CREATE DATABASE a").WillReturnRows(noRows())
+	mock.ExpectQuery("CREATE DATABASE b").WillReturnError(errors.New("fluss: DATABASE_ALREADY_EXIST (9): database b exists"))
 	err := s.runScript(context.Background(), strings.NewReader(`\i `+inc), "main.sql", true)
 	if err == nil {
 		t.Fatal("want the error of the included file")
@@ -157,8 +157,8 @@ func TestSplitter(t *testing.T) {
 
 func TestScriptErrorLines(t *testing.T) {
 	s, mock, _, errOut := mockShell(t)
-	mock.ExpectExec("CREATE DATABASE a").WillReturnResult(sqlmock.NewResult(0, 0))
-	mock.ExpectExec("CREATE TABLE x (\n  id INT\n)").WillReturnError(errors.New("boom"))
+	mock.ExpectQuery("CREATE DATABASE a").WillReturnRows(noRows())
+	mock.ExpectQuery("CREATE TABLE x (\n  id INT\n)").WillReturnError(errors.New("boom"))
 	script := "-- setup\nCREATE DATABASE a;\nCREATE TABLE x (\n  id INT\n);\nCREATE DATABASE never;\n"
 	err := s.runScript(context.Background(), strings.NewReader(script), "setup.sql", true)
 	if err == nil {
@@ -193,13 +193,13 @@ func TestRunExitCodes(t *testing.T) {
 		{name: "first failure stops", args: []string{"-c", "CREATE DATABASE a; CREATE DATABASE b; CREATE DATABASE c"},
 			env: map[string]string{"FLUSS_DSN": "fluss://h:1/db"}, code: 1,
 			expect: func(m sqlmock.Sqlmock) {
-				m.ExpectExec("CREATE DATABASE a").WillReturnResult(sqlmock.NewResult(0, 0))
-				m.ExpectExec("CREATE DATABASE b").WillReturnError(errors.New("fluss: no"))
+				m.ExpectQuery("CREATE DATABASE a").WillReturnRows(noRows())
+				m.ExpectQuery("CREATE DATABASE b").WillReturnError(errors.New("fluss: no"))
 			}, inStderr: "ERROR: no"},
 		{name: "-f file", args: []string{"-f", script, "--format", "json", "fluss://h:1/db"}, code: 1,
 			expect: func(m sqlmock.Sqlmock) {
-				m.ExpectExec("CREATE DATABASE a").WillReturnResult(sqlmock.NewResult(0, 0))
-				m.ExpectExec("CREATE DATABASE b").WillReturnError(errors.New("exists"))
+				m.ExpectQuery("CREATE DATABASE a").WillReturnRows(noRows())
+				m.ExpectQuery("CREATE DATABASE b").WillReturnError(errors.New("exists"))
 			}, inStderr: script + ":2: ERROR: exists"},
 		{name: "stdin", args: []string{"--dsn", "fluss://h:1/db", "--format", "tsv", "-q"}, stdin: "SHOW\nDATABASES;\n", code: 0,
 			expect: func(m sqlmock.Sqlmock) {

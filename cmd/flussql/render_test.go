@@ -194,9 +194,9 @@ func TestEmptyResults(t *testing.T) {
 
 func TestExecMessages(t *testing.T) {
 	s, mock, out, errOut := mockShell(t)
-	mock.ExpectExec("CREATE TABLE t (id INT)").WillReturnResult(sqlmock.NewResult(0, 0))
+	mock.ExpectQuery("CREATE TABLE t (id INT)").WillReturnRows(noRows())
 	mock.ExpectExec("INSERT INTO t VALUES (1), (2)").WillReturnResult(sqlmock.NewResult(0, 2))
-	mock.ExpectExec("USE other").WillReturnResult(sqlmock.NewResult(0, 0))
+	mock.ExpectQuery("USE other").WillReturnRows(noRows())
 	ctx := context.Background()
 	for _, q := range []string{"CREATE TABLE t (id INT)", "INSERT INTO t VALUES (1), (2)", "USE other"} {
 		if err := s.runStatement(ctx, q); err != nil {
@@ -214,9 +214,30 @@ func TestExecMessages(t *testing.T) {
 	}
 	s.quiet = true
 	errOut.Reset()
-	mock.ExpectExec("DROP TABLE t").WillReturnResult(sqlmock.NewResult(0, 0))
+	mock.ExpectQuery("DROP TABLE t").WillReturnRows(noRows())
 	if err := s.runStatement(ctx, "DROP TABLE t"); err != nil || errOut.Len() != 0 {
 		t.Errorf("quiet: err %v, stderr %q", err, errOut)
+	}
+}
+
+// noRows is the result of a statement that returns no rows: no columns.
+func noRows() *sqlmock.Rows { return sqlmock.NewRows(nil) }
+
+// TestStatementRowsArePrinted: a statement that is neither a query nor a
+// write prints the rows it returns (it printed only OK before).
+func TestStatementRowsArePrinted(t *testing.T) {
+	s, mock, out, errOut := mockShell(t)
+	s.format = formatCSV
+	mock.ExpectQuery("CALL sys.get_cluster_configs()").WillReturnRows(
+		sqlmock.NewRows([]string{"config_key", "config_value"}).AddRow("a", "1").AddRow("b", "2"))
+	if err := s.runStatement(context.Background(), "CALL sys.get_cluster_configs()"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "config_key,config_value\na,1\nb,2\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+	if got := errOut.String(); got != "(2 rows)\n" {
+		t.Errorf("stderr = %q", got)
 	}
 }
 
@@ -225,7 +246,7 @@ func TestTiming(t *testing.T) {
 	clock := time.Unix(0, 0)
 	s.now = func() time.Time { clock = clock.Add(1500 * time.Microsecond); return clock }
 	s.timing = true
-	mock.ExpectExec("CREATE DATABASE d").WillReturnResult(sqlmock.NewResult(0, 0))
+	mock.ExpectQuery("CREATE DATABASE d").WillReturnRows(noRows())
 	if err := s.runStatement(context.Background(), "CREATE DATABASE d"); err != nil {
 		t.Fatal(err)
 	}

@@ -277,7 +277,9 @@ func errorText(err error) string {
 // Statements
 
 // statementKind says how a statement is run: queries through QueryContext
-// (their rows are printed), the rest through ExecContext.
+// (their rows are printed), writes through ExecContext (their row count is
+// printed), the rest through QueryContext too, printing rows when the
+// statement returns some (CALL sys.get_cluster_configs()) and OK when not.
 type statementKind int
 
 const (
@@ -320,19 +322,26 @@ func (s *shell) runStatement(parent context.Context, text string) error {
 		if err == nil {
 			s.msg("(%d %s)", n, plural(n, "row", "rows"))
 		}
-	default:
+	case kindDML:
 		var res sql.Result
 		res, err = s.conn.ExecContext(ctx, text)
 		if err == nil {
-			if k == kindDML {
-				n, _ := res.RowsAffected()
-				s.msg("OK, %d %s affected", n, plural(n, "row", "rows"))
-			} else {
-				s.msg("OK")
-			}
-			if u, ok := st.(*parser.Use); ok {
-				s.database = useTarget(u)
-			}
+			n, _ := res.RowsAffected()
+			s.msg("OK, %d %s affected", n, plural(n, "row", "rows"))
+		}
+	default:
+		var n int64
+		var hasRows bool
+		n, hasRows, err = s.run(ctx, text)
+		switch {
+		case err != nil:
+		case hasRows:
+			s.msg("(%d %s)", n, plural(n, "row", "rows"))
+		default:
+			s.msg("OK")
+		}
+		if u, ok := st.(*parser.Use); ok && err == nil {
+			s.database = useTarget(u)
 		}
 	}
 	if s.timing {
@@ -358,6 +367,29 @@ func (s *shell) query(ctx context.Context, text string, w io.Writer, format stri
 		return 0, err
 	}
 	defer rows.Close()
+	return s.printRows(rows, w, format)
+}
+
+// run runs a statement that is neither a query nor a write and prints the
+// rows it returns, if any (a statement without rows has no columns).
+func (s *shell) run(ctx context.Context, text string) (n int64, hasRows bool, err error) {
+	rows, err := s.conn.QueryContext(ctx, text)
+	if err != nil {
+		return 0, false, err
+	}
+	defer rows.Close()
+	if cols, err := rows.Columns(); err != nil || len(cols) == 0 {
+		if err == nil {
+			err = rows.Close()
+		}
+		return 0, false, err
+	}
+	n, err = s.printRows(rows, s.out, s.format)
+	return n, true, err
+}
+
+// printRows writes rows in format to w and returns their number.
+func (s *shell) printRows(rows *sql.Rows, w io.Writer, format string) (int64, error) {
 	// Progress only when the terminal shows nothing else meanwhile.
 	showProgress := s.tty && (!s.outTTY || format == formatTable || w != s.out)
 	return s.writeRows(rows, newResultWriter(format, w, s.writerOptions()), showProgress, time.Second)

@@ -120,17 +120,23 @@ func asDate(t schema.DataType, v any) (int32, error) {
 	return 0, typeErr(t, v, "want codec.Date")
 }
 
-func asTime(t schema.DataType, v any) (int32, error) {
+// AsTime returns the milliseconds of the day of a TIME value (codec.Time
+// or int32), refusing values outside 0..86399999: no row format, and no
+// reader, takes a TIME beyond the day.
+func AsTime(t schema.DataType, v any) (int32, error) {
+	var ms int32
 	switch x := v.(type) {
 	case Time:
-		if x < 0 || x >= 86400000 {
-			return 0, typeErr(t, v, "millis of day out of range")
-		}
-		return int32(x), nil
+		ms = int32(x)
 	case int32:
-		return x, nil
+		ms = x
+	default:
+		return 0, typeErr(t, v, "want codec.Time")
 	}
-	return 0, typeErr(t, v, "want codec.Time")
+	if ms < 0 || ms >= 86400000 {
+		return 0, typeErr(t, v, "millis of day outside 0..86399999")
+	}
+	return ms, nil
 }
 
 // asTimestamp returns millis and nano-of-milli of a TIMESTAMP or

@@ -55,7 +55,7 @@ func fixedBits(t schema.DataType, v any) (uint64, error) {
 		d, err := asDate(t, v)
 		return uint64(int64(d)), err
 	case schema.RootTime:
-		ms, err := asTime(t, v)
+		ms, err := AsTime(t, v)
 		return uint64(int64(ms)), err
 	}
 	return uint64(n), err

@@ -36,7 +36,7 @@ func PartitionValueString(t schema.DataType, v any) (string, error) {
 		d, err := asDate(t, v)
 		return Date(d).String(), err
 	case schema.RootTime:
-		ms, err := asTime(t, v)
+		ms, err := AsTime(t, v)
 		return partitionTime(ms), err
 	case schema.RootFloat:
 		f, err := asFloat32(t, v)

@@ -214,11 +214,12 @@ func readIndexedValue(t schema.DataType, b []byte) (any, error) {
 	switch t.Root {
 	case schema.RootChar:
 		return string(trimZeros(b)), nil
-	case schema.RootBinary:
-		return append([]byte{}, trimZeros(b)...), nil
 	case schema.RootString:
 		return string(b), nil
-	case schema.RootBytes:
+	case schema.RootBinary, schema.RootBytes:
+		// A BINARY(n) value is its n stored bytes. (The Java client 0.9.1
+		// trims trailing zero bytes here, changing values that end in
+		// 0x00; ARROW and COMPACTED rows keep them, and so do we.)
 		return append([]byte{}, b...), nil
 	}
 	return readIndexedComplex(t, b)
@@ -241,9 +242,8 @@ func readIndexedComplex(t schema.DataType, b []byte) (any, error) {
 	return decodeNested(FormatIndexed, t, b)
 }
 
-// trimZeros drops trailing 0x00 bytes: Java pads CHAR(n)/BINARY(n) in
-// IndexedRow and strips the padding on read (lossy for values that really
-// end in 0x00, exactly like Java).
+// trimZeros drops the trailing 0x00 bytes CHAR(n) is padded with in
+// IndexedRow, as Java does on read.
 func trimZeros(b []byte) []byte {
 	n := len(b)
 	for n > 0 && b[n-1] == 0 {

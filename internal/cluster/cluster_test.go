@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,22 @@ import (
 
 	"github.com/gofluss/fluss/internal/testkit"
 )
+
+// freeBasePort returns a base port whose cluster ports are all free now,
+// for the private clusters of the tests below: a fixed port clashed with
+// the cluster of FLUSS_PORT=9300. It stays below the ephemeral range that
+// outgoing connections take their ports from.
+func freeBasePort(t *testing.T, sasl bool) int {
+	t.Helper()
+	for range 100 {
+		cfg := Config{Port: 20000 + rand.IntN(10000), Tablets: 1, SASL: sasl}
+		if cfg.checkPortsFree() == nil {
+			return cfg.Port
+		}
+	}
+	t.Fatal("no free block of ports from 20000 to 30040")
+	return 0
+}
 
 func testConfig(t *testing.T, port int, sasl bool) Config {
 	t.Helper()
@@ -106,14 +123,14 @@ func TestCountField(t *testing.T) {
 // directory), checks that a second Up reuses it, and that Down leaves none
 // of its processes running.
 func TestLifecycle(t *testing.T) {
-	cfg := testConfig(t, 9300, false)
+	cfg := testConfig(t, freeBasePort(t, false), false)
 	ctx := context.Background()
 	var out bytes.Buffer
 	if err := Up(ctx, cfg, &out); err != nil {
 		t.Fatal(err)
 	}
 	defer Down(cfg)
-	if !strings.HasSuffix(out.String(), "FLUSS_BOOTSTRAP=127.0.0.1:9300\n") {
+	if !strings.HasSuffix(out.String(), "FLUSS_BOOTSTRAP="+cfg.Bootstrap()+"\n") {
 		t.Fatalf("Up output does not end with the bootstrap line:\n%s", out.String())
 	}
 	var pids []int
@@ -156,7 +173,7 @@ func TestLifecycle(t *testing.T) {
 // quickly, names the server, includes the tail of its log and leaves no
 // process behind. A stand-in "java" that prints and exits plays the JVM.
 func TestFailedStartShowsLogs(t *testing.T) {
-	cfg := testConfig(t, 9320, false)
+	cfg := testConfig(t, freeBasePort(t, false), false)
 	fake := filepath.Join(t.TempDir(), "java")
 	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho 'Error: could not start the fake JVM'\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)

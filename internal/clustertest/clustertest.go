@@ -9,11 +9,13 @@ package clustertest
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"sync"
 	"testing"
 
+	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/internal/cluster"
 )
 
@@ -87,4 +89,22 @@ func resolve() (Addrs, error) {
 		return Addrs{}, err
 	}
 	return Addrs{Plain: cfg.Bootstrap(), SASL: cfg.SASLBootstrap()}, nil
+}
+
+// CreateWithLeaders runs create, and while it fails with
+// flussrpc.ErrNoLeaders (a Fluss 0.9.1 coordinator under load can miss a
+// new table or partition for good, and CreateTable then says so) drops
+// what was created and runs create again, three times in all. It returns
+// the last error.
+func CreateWithLeaders(tb testing.TB, create, drop func() error) error {
+	tb.Helper()
+	err := create()
+	for attempt := 1; attempt < 3 && errors.Is(err, flussrpc.ErrNoLeaders); attempt++ {
+		tb.Logf("created without bucket leaders, creating again: %v", err)
+		if derr := drop(); derr != nil {
+			return errors.Join(err, derr)
+		}
+		err = create()
+	}
+	return err
 }

@@ -1,6 +1,8 @@
 // Package peertest runs pyfluss, the independent Python client of Fluss, so
 // that integration tests can check that what this project writes is read
-// identically by another client, and the other way round.
+// identically by another client, and the other way round. It also holds
+// the tagged JSON both peers (pyfluss and internal/javapeer) exchange rows
+// in (Tag, Untag).
 //
 // The interpreter is FLUSS_PEER_PYTHON (the Makefile points it at the venv
 // that `make peers` creates), else .venv/bin/python at the repository root.

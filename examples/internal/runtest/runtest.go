@@ -5,14 +5,12 @@ package runtest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/gofluss/fluss/examples"
-	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/internal/clustertest"
 )
 
@@ -28,14 +26,9 @@ func Check(t *testing.T, prefix string, fn examples.RunFunc, want string) {
 		db := fmt.Sprintf("%s_%d", prefix, rand.IntN(1000000))
 		return fn(ctx, "fluss://"+clustertest.Bootstrap(t)+"/", db, &out)
 	}
-	err := run()
-	// A Fluss 0.9.1 coordinator under load can miss a new table for good;
-	// CREATE TABLE then fails saying so, and a fresh database helps.
-	for attempt := 1; attempt < 3 && errors.Is(err, flussrpc.ErrNoLeaders); attempt++ {
-		t.Logf("%s: a table got no leaders, running again: %v", prefix, err)
-		err = run()
-	}
-	if err != nil {
+	// A table without leaders is left behind: the next run uses a fresh
+	// database.
+	if err := clustertest.CreateWithLeaders(t, run, func() error { return nil }); err != nil {
 		t.Fatalf("%s: %v\noutput so far:\n%s", prefix, err, out.String())
 	}
 	if out.String() != want {

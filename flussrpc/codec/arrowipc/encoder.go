@@ -2,6 +2,7 @@ package arrowipc
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -115,6 +116,33 @@ func (e *Encoder) CheckRecord(rec arrow.RecordBatch) error {
 		}
 		if !want.Nullable && rec.Column(i).NullN() > 0 {
 			return fmt.Errorf("arrowipc: column %d (%q) is NOT NULL but has %d NULLs", i, f.Name, rec.Column(i).NullN())
+		}
+		if err := checkTimeOfDay(rec.Column(i)); err != nil {
+			return fmt.Errorf("arrowipc: column %d (%q): %w", i, f.Name, err)
+		}
+	}
+	return nil
+}
+
+// checkTimeOfDay refuses TIME values outside the day: Arrow's time32 and
+// time64 hold any count of their unit, Fluss TIME only 00:00 … 23:59:59.999
+// (readers fail on, or misread, anything else). Other columns pass.
+func checkTimeOfDay(col arrow.Array) error {
+	var day int64
+	var at func(i int) int64
+	switch c := col.(type) {
+	case *array.Time32:
+		day = int64(24*time.Hour) / int64(c.DataType().(*arrow.Time32Type).Unit.Multiplier())
+		at = func(i int) int64 { return int64(c.Value(i)) }
+	case *array.Time64:
+		day = int64(24*time.Hour) / int64(c.DataType().(*arrow.Time64Type).Unit.Multiplier())
+		at = func(i int) int64 { return int64(c.Value(i)) }
+	default:
+		return nil
+	}
+	for i := 0; i < col.Len(); i++ {
+		if v := at(i); col.IsValid(i) && (v < 0 || v >= day) {
+			return fmt.Errorf("row %d: TIME value %d is outside the day (0 … %d)", i, v, day-1)
 		}
 	}
 	return nil

@@ -376,15 +376,7 @@ func timeWriter(t schema.DataType, bld array.Builder) (valueWriter, error) {
 	if err != nil {
 		return valueWriter{}, err
 	}
-	conv := func(v any) (int32, error) {
-		switch x := v.(type) {
-		case codec.Time:
-			return int32(x), nil
-		case int32:
-			return x, nil
-		}
-		return 0, typeErr(t, v, "want codec.Time")
-	}
+	conv := func(v any) (int32, error) { return codec.AsTime(t, v) }
 	switch unit {
 	case arrow.Second:
 		b := bld.(*array.Time32Builder)

@@ -97,6 +97,11 @@ func timestampConv(t schema.DataType, rng tsRange) func(v any) (millisNanos, err
 			}
 			mn = millisNanos{x.Millis, x.NanoOfMilli}
 		case time.Time:
+			// Epoch milliseconds of an int64 end ±292 million years out;
+			// beyond them the conversion itself would wrap.
+			if sec := x.Unix(); sec > math.MaxInt64/1000-1 || sec < math.MinInt64/1000+1 {
+				return mn, typeErr(t, v, "outside the ±292 million years of epoch milliseconds")
+			}
 			if ltz {
 				l := codec.TimestampLTZOf(x)
 				mn = millisNanos{l.Millis, l.NanoOfMilli}
