@@ -18,6 +18,14 @@ PROTOC_GEN_GO       = google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
 
 export FLUSS_PEER_PYTHON = $(CURDIR)/$(PEER_PY)
 
+# The Go modules of the repository besides the root one: the GORM dialector
+# and the examples that need GORM or bun carry their own dependencies, so
+# that the driver module does not. Every target that builds, vets or tests
+# runs in each of them too.
+SUBMODULES = gorm examples/gorm examples/bun
+# in_modules runs a shell command in every submodule, stopping at the first failure.
+in_modules = for m in $(SUBMODULES); do (cd $$m && $(1)) || exit 1; done
+
 .PHONY: all build demo test lint vet fmt-check staticcheck peers generate \
         cluster-up cluster-down cluster-status fuzz bench clean
 
@@ -25,6 +33,7 @@ all: build
 
 build:
 	$(GO) build ./...
+	@$(call in_modules,$(GO) build ./...)
 
 ## demo: start the local cluster if none runs, then run the quickstart example.
 ## (With the same settings as make test, so that the two share one cluster.)
@@ -40,6 +49,9 @@ demo:
 test: lint peers
 	@FLUSS_SASL=1 $(CLUSTER) up
 	@status=0; FLUSS_SASL=1 $(GO) test -race -count=1 -p 1 -timeout 60m ./... || status=$$?; \
+	  for m in $(SUBMODULES); do \
+	    (cd $$m && FLUSS_SASL=1 $(GO) test -race -count=1 -p 1 -timeout 20m ./...) || status=$$?; \
+	  done; \
 	  FLUSS_SASL=1 $(CLUSTER) down; exit $$status
 
 lint: fmt-check vet staticcheck
@@ -50,9 +62,11 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+	@$(call in_modules,$(GO) vet ./...)
 
 staticcheck: $(STATICCHECK)
 	$(STATICCHECK) ./...
+	@$(call in_modules,$(STATICCHECK) ./...)
 
 $(STATICCHECK):
 	GOBIN=$(GOBIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)

@@ -70,7 +70,7 @@ func run(ctx context.Context, dsn, dbName string, out io.Writer) error {
 	fmt.Fprintf(out, "by key: %s %q %d pages\n", b.ISBN, b.Title, b.Pages)
 
 	var some []Book
-	if err := db.NewSelect().Model(&some).Where("isbn IN (?)", bun.In([]string{"978-2", "978-0"})).Order("pages DESC").Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&some).Where("isbn IN (?)", bun.List([]string{"978-2", "978-0"})).Order("pages DESC").Scan(ctx); err != nil {
 		return err
 	}
 	for _, b := range some {
