@@ -6,6 +6,11 @@
 //	sqlx        the same through jmoiron/sqlx: structs with db tags, NamedExec, In
 //	bulk-arrow  millions of rows through sql.Conn.Raw as Arrow record batches
 //	changelog   upserts and deletes, then the table's changes from t$changelog
+//	gorm        users and an event log through GORM and the flussgorm dialector
+//	bun         a table through uptrace/bun with its MySQL dialect
+//
+// gorm and bun are Go modules of their own, so that the driver module does
+// not depend on GORM or bun; run them from their directories (go run .).
 //
 // Every program takes -dsn (default: FLUSS_BOOTSTRAP or 127.0.0.1:9123).
 package examples

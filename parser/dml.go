@@ -456,6 +456,9 @@ func (rw *rewriter) mapError(err error) *Error {
 		} else if tok.is("RETURNING") {
 			// ORMs with Postgres habits send it; say why it cannot work.
 			e.Msg = "RETURNING is not supported: a Fluss write returns no rows (the server assigns no values to the columns a write sends); read the row back by its key"
+		} else if tok.Kind == TokDQString {
+			// Postgres habits (bun's pgdialect, GORM's postgres driver).
+			e.Msg = "unexpected string " + tok.Text + ": double quotes make strings in this dialect, as in MySQL; quote identifiers with backticks, as Flink SQL does"
 		} else if tok.Kind == TokWord {
 			e.Msg = "unexpected " + strings.ToUpper(tok.Text)
 		} else {

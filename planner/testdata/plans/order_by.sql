@@ -50,6 +50,8 @@ SELECT * FROM kv2 WHERE k2 IN ('a', 'b') AND k1 = 1
 
 SELECT * FROM kv2 WHERE k2 = ? AND k1 IN (?, ?) ORDER BY k1 DESC
 
--- INSERT ... RETURNING has no answer from a Fluss write.
+-- ORM habits: double-quoted identifiers, INSERT ... RETURNING.
+
+SELECT "order_id" FROM "orders" WHERE "order_id" = 1
 
 INSERT INTO orders (order_id, customer) VALUES (1, 'a') RETURNING order_id
