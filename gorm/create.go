@@ -12,7 +12,8 @@ import (
 
 // create wraps GORM's create callback. It refuses rows whose
 // auto-increment primary key is unset, since Fluss would not fill it in,
-// and hides LastInsertId, which the driver cannot answer, from GORM.
+// leaves server-filled columns out (see autoinc.go), and hides
+// LastInsertId, which the driver cannot answer, from GORM.
 func create(inner func(*gorm.DB)) func(*gorm.DB) {
 	return func(db *gorm.DB) {
 		if db.Error != nil {
@@ -22,6 +23,7 @@ func create(inner func(*gorm.DB)) func(*gorm.DB) {
 			_ = db.AddError(err)
 			return
 		}
+		omitAutoIncrement(db)
 		pool := db.Statement.ConnPool
 		db.Statement.ConnPool = noInsertID{pool}
 		defer func() { db.Statement.ConnPool = pool }()

@@ -206,3 +206,48 @@ func TestLogTable(t *testing.T) {
 		t.Errorf("Count = %d, %v", n, err)
 	}
 }
+
+// Tag is a dictionary: Fluss assigns UID when a name is first written.
+type Tag struct {
+	Name string `gorm:"primaryKey"`
+	UID  int64  `gorm:"autoIncrement"`
+	Note string
+}
+
+// TestAutoIncrement: the server fills a non-key auto-increment column and
+// Create reads the values back; later writes keep them.
+func TestAutoIncrement(t *testing.T) {
+	db, _ := openGorm(t)
+	if err := db.AutoMigrate(&Tag{}); err != nil {
+		t.Fatal(err)
+	}
+	a := Tag{Name: "a", Note: "first"}
+	if err := db.Create(&a).Error; err != nil {
+		t.Fatal(err)
+	}
+	more := []Tag{{Name: "b"}, {Name: "c", UID: 99}}
+	if err := db.Create(&more).Error; err != nil {
+		t.Fatal(err)
+	}
+	if a.UID == 0 || more[0].UID == 0 || more[1].UID == 0 || more[1].UID == 99 || a.UID == more[0].UID || more[0].UID == more[1].UID {
+		t.Fatalf("assigned ids: a=%d b=%d c=%d", a.UID, more[0].UID, more[1].UID)
+	}
+	a.Note = "changed"
+	if err := db.Save(&a).Error; err != nil {
+		t.Fatal(err)
+	}
+	var got Tag
+	if err := db.First(&got, "name = ?", "a").Error; err != nil || got.UID != a.UID || got.Note != "changed" {
+		t.Fatalf("after Save: %+v, %v (uid was %d)", got, err, a.UID)
+	}
+	// Inside a transaction the rows are written at Commit: nothing to read
+	// back yet, but the server still assigns an id.
+	d := Tag{Name: "d"}
+	if err := db.Transaction(func(tx *gorm.DB) error { return tx.Create(&d).Error }); err != nil || d.UID != 0 {
+		t.Fatalf("Create in a transaction: uid %d, %v", d.UID, err)
+	}
+	var dd Tag
+	if err := db.First(&dd, "name = ?", "d").Error; err != nil || dd.UID == 0 {
+		t.Fatalf("row created in a transaction: %+v, %v", dd, err)
+	}
+}

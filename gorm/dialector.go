@@ -60,6 +60,12 @@ func (d *Dialector) Initialize(db *gorm.DB) error {
 	if err := db.Callback().Create().Replace("gorm:create", create(callbacks.Create(cfg))); err != nil {
 		return err
 	}
+	if err := db.Callback().Create().After("gorm:commit_or_rollback_transaction").Register("flussgorm:read_auto_increment", readAutoIncrement); err != nil {
+		return err
+	}
+	if err := db.Callback().Update().Before("gorm:update").Register("flussgorm:omit_auto_increment", omitAutoIncrement); err != nil {
+		return err
+	}
 	for name, b := range clauseBuilders {
 		db.ClauseBuilders[name] = b
 	}

@@ -14,7 +14,12 @@
 //     primary-key table an INSERT is an upsert. Fluss does not generate
 //     primary keys (its auto-increment columns cannot be keys), so a model
 //     whose integer primary key is zero is refused before anything is sent;
-//     set the key yourself. LastInsertId is never asked for.
+//     set the key yourself. LastInsertId is never asked for. A field
+//     outside the key tagged `gorm:"autoIncrement"` becomes a Fluss
+//     auto-increment column: the server fills it when the row is first
+//     written, the dialector never writes it, and Create reads the values
+//     back by key once the rows are acknowledged (not inside a
+//     transaction, whose rows are written at Commit).
 //   - First, Last and Take by primary key are point lookups; on a whole
 //     table (and on log tables) they are bounded scans ordered in the
 //     client. Find serves conditions the driver serves: the full primary

@@ -116,6 +116,13 @@ func (m Migrator) createTableSQL(stmt *gorm.Statement, model any) (string, error
 	if len(o.BucketKeys) > 0 {
 		with["bucket.key"] = strings.Join(o.BucketKeys, ",")
 	}
+	if ai := autoIncrementFields(s); len(ai) > 0 {
+		names := make([]string, len(ai))
+		for i, f := range ai {
+			names[i] = f.DBName
+		}
+		with["auto-increment.fields"] = strings.Join(names, ",")
+	}
 	if len(with) > 0 {
 		var opts []string
 		for _, k := range slices.Sorted(maps.Keys(with)) {

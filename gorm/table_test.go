@@ -58,6 +58,11 @@ type nulls struct {
 	P   *int32
 }
 
+type counter struct {
+	Name string `gorm:"primaryKey"`
+	Seq  int64  `gorm:"autoIncrement"`
+}
+
 type plain struct {
 	ID   int64
 	Note string `gorm:"default:x"`
@@ -79,6 +84,7 @@ func TestCreateTableSQL(t *testing.T) {
 			"PRIMARY KEY (`day`, `shop_id`, `item`) NOT ENFORCED) PARTITIONED BY (`day`) " +
 			"WITH ('bucket.key' = 'shop_id', 'bucket.num' = '4', 'table.auto-partition.enabled' = 'true', 'table.auto-partition.time-unit' = 'DAY')"},
 		{&nulls{}, "CREATE TABLE `nulls` (`id` BIGINT NOT NULL, `b` BOOLEAN, `i16` SMALLINT, `i32` INT, `i64` BIGINT, `f` DOUBLE, `s` STRING, `t` TIMESTAMP_LTZ(6), `p` INT, PRIMARY KEY (`id`) NOT ENFORCED)"},
+		{&counter{}, "CREATE TABLE `counters` (`name` STRING NOT NULL, `seq` BIGINT, PRIMARY KEY (`name`) NOT ENFORCED) WITH ('auto-increment.fields' = 'seq')"},
 		{&plain{}, "flussgorm: not supported by Fluss: column note: default x: Fluss columns have no default values; set the value in Go"},
 		{&indexed{}, "flussgorm: not supported by Fluss: table indexeds: index idx_indexeds_name: Fluss has no secondary indexes; remove the index tag (primary-key lookups need no index)"},
 	}
