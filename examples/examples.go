@@ -2,11 +2,15 @@ package examples
 
 import (
 	"context"
+	"database/sql"
 	"flag"
 	"io"
 	"log"
 	"os"
 	"time"
+
+	// Recreate talks to the cluster through the driver.
+	_ "github.com/gofluss/fluss"
 )
 
 // RunFunc is an example's body: it works in database db of the cluster at
@@ -29,4 +33,20 @@ func Main(db string, timeout time.Duration, fn RunFunc) {
 	if err := fn(ctx, *dsn, db, os.Stdout); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// Recreate drops database name of the cluster at dsn, with its tables, and
+// creates it empty, so that an example starts from a clean state.
+func Recreate(ctx context.Context, dsn, name string) error {
+	db, err := sql.Open("fluss", dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, q := range []string{"DROP DATABASE IF EXISTS " + name + " CASCADE", "CREATE DATABASE " + name} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
 }
