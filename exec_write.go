@@ -460,8 +460,12 @@ func (c *conn) execDelete(ctx context.Context, p *planner.Delete, b *binder) (in
 	if err != nil {
 		return 0, err
 	}
-	if c.exactRowsAffected(p.Options) {
-		if rows, err = c.existing(ctx, w.h, idx, rows); err != nil {
+	if len(p.Residual) > 0 || c.exactRowsAffected(p.Options) {
+		filter, err := compileFilter(p.Residual, schemaNames(w.h), b)
+		if err != nil {
+			return 0, err
+		}
+		if rows, err = c.existing(ctx, w.h, idx, rows, filter); err != nil {
 			return 0, err
 		}
 	}
@@ -482,8 +486,8 @@ func (c *conn) exactRowsAffected(hints planner.Options) bool {
 }
 
 // existing keeps the rows (key columns at positions idx) whose key is
-// found by a lookup.
-func (c *conn) existing(ctx context.Context, h *tableHandle, idx []int, rows [][]any) ([][]any, error) {
+// found by a lookup and whose stored row matches filter.
+func (c *conn) existing(ctx context.Context, h *tableHandle, idx []int, rows [][]any, filter *rowFilter) ([][]any, error) {
 	lk, err := h.pointLookuper()
 	if err != nil {
 		return nil, err
@@ -498,8 +502,11 @@ func (c *conn) existing(ctx context.Context, h *tableHandle, idx []int, rows [][
 		for j, k := range kidx {
 			key[j] = rows[i][k]
 		}
-		_, ok, err := lk.Lookup(ctx, key)
-		found[i] = ok
+		row, ok, err := lk.Lookup(ctx, key)
+		if err != nil || !ok {
+			return err
+		}
+		found[i], err = filter.match(row)
 		return err
 	})
 	if err != nil {
@@ -533,6 +540,13 @@ func (c *conn) execUpdate(ctx context.Context, p *planner.Update, b *binder) (in
 	}
 	found, ok, err := lk.Lookup(ctx, key)
 	if err != nil || !ok {
+		return 0, err
+	}
+	filter, err := compileFilter(p.Residual, schemaNames(h), b)
+	if err != nil {
+		return 0, err
+	}
+	if ok, err := filter.match(found); err != nil || !ok {
 		return 0, err
 	}
 	var row []any
