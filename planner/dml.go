@@ -384,8 +384,13 @@ func (p *planCtx) update(s *parser.Update) (Plan, error) {
 // deleted_at IS NULL that ORMs add) into predicates that UPDATE and
 // DELETE check on the looked-up row.
 func (p *planCtx) residual(cs []conj, used []bool, r *rowType) ([]Predicate, error) {
+	return p.predicates(unused(cs, used), r)
+}
+
+// predicates converts WHERE conjuncts over the row r.
+func (p *planCtx) predicates(cs []conj, r *rowType) ([]Predicate, error) {
 	var out []Predicate
-	for _, c := range unused(cs, used) {
+	for _, c := range cs {
 		pr, err := p.predicate(c.expr, r, "WHERE")
 		if err != nil {
 			return nil, err
@@ -393,16 +398,6 @@ func (p *planCtx) residual(cs []conj, used []bool, r *rowType) ([]Predicate, err
 		out = append(out, pr)
 	}
 	return out, nil
-}
-
-func countEq(cs []conj, col int) int {
-	n := 0
-	for _, c := range cs {
-		if (c.kind == conjEq || c.kind == conjIn) && c.col == col {
-			n++
-		}
-	}
-	return n
 }
 
 func indexes(r *rowType, names []string) []int {
