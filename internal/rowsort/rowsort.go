@@ -51,11 +51,12 @@ type entry struct {
 }
 
 // New returns a Sorter. keep is the number of leading rows wanted (-1 for
-// every row); max bounds the rows held when keep is -1. A keep above max
-// is clipped to max: the caller checks windows against its bound first.
+// every row); max bounds the rows held. A keep above max counts as -1: the
+// Sorter then holds every row up to max and refuses more, so a window
+// larger than the bound still works on a result that fits in it.
 func New(keys []Key, compare Compare, keep, max int) *Sorter {
 	if keep > max {
-		keep = max
+		keep = -1
 	}
 	s := &Sorter{keys: keys, cmp: compare, keep: keep, max: max}
 	s.h.s = s

@@ -134,6 +134,13 @@ func TestSorterBound(t *testing.T) {
 	if !reflect.DeepEqual(got, [][]any{{1}, {2}}) {
 		t.Fatalf("got %v", got)
 	}
+	// A window beyond the bound keeps every row up to the bound, and no
+	// more: never a silently shortened window.
+	s = New([]Key{{Index: 0}}, intCompare, 5, 2)
+	_, _ = s.Add([]any{2}), s.Add([]any{1})
+	if err := s.Add([]any{0}); !errors.Is(err, ErrTooManyRows) {
+		t.Fatalf("window over the bound, third row: %v", err)
+	}
 }
 
 func TestSorterCompareError(t *testing.T) {
