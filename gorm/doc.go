@@ -41,7 +41,9 @@
 // set. The driver's transactions are write batches: statements queue in the
 // client and Commit sends them and waits for every acknowledgement. They
 // are not atomic and not isolated: reads inside see only committed server
-// state, and Rollback cannot take back rows a large batch already sent.
+// state (so do Update and Save, which look the row up by key: a row created
+// in the same transaction is not found yet), and Rollback cannot take back
+// rows a large batch already sent.
 //
 // # Migrations
 //

@@ -80,8 +80,11 @@ func openGorm(t *testing.T) (*gorm.DB, string) {
 }
 
 func TestMigrator(t *testing.T) {
-	db, _ := openGorm(t)
+	db, name := openGorm(t)
 	m := db.Migrator()
+	if got := m.CurrentDatabase(); got != name {
+		t.Errorf("CurrentDatabase = %q, want %q", got, name)
+	}
 	if err := m.AutoMigrate(&User{}, &Event{}); err != nil {
 		t.Fatal(err)
 	}
