@@ -35,6 +35,8 @@ func TestOrderByOnBoundedReads(t *testing.T) {
 		// A window larger than the cap of a plain sort still fits: only
 		// OFFSET+LIMIT rows are held.
 		{"SELECT id FROM " + d + ".events /*+ OPTIONS('fluss.scan.max-rows'='2') */ ORDER BY id DESC LIMIT 2", nil, [][]string{{"5"}, {"4"}}},
+		// A window larger than the cap works on a result within it.
+		{"SELECT id FROM " + d + ".users /*+ OPTIONS('fluss.scan.max-rows'='3') */ WHERE id IN (1, 2) ORDER BY id DESC LIMIT 10", nil, [][]string{{"2"}, {"1"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.query, func(t *testing.T) {

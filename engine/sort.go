@@ -22,11 +22,11 @@ func (c *Session) sorted(ctx context.Context, p *planner.Sort, b *binder) ([][]a
 	if err != nil {
 		return nil, err
 	}
+	// A window within the bound keeps only its rows; a larger one (or
+	// none) keeps every row up to the bound.
 	keep := int64(-1)
-	if lim >= 0 {
-		if keep = off + lim; keep > p.MaxRows || keep < 0 {
-			return nil, sortCapError(p.MaxRows, fmt.Sprintf("OFFSET + LIMIT is %d", off+lim))
-		}
+	if lim >= 0 && off+lim >= 0 && off+lim <= p.MaxRows {
+		keep = off + lim
 	}
 	s := rowsort.New(sortKeys(p.Keys), compareNullable, int(keep), int(p.MaxRows))
 	src, pl, err := c.openScan(ctx, p.Input, b)
@@ -47,7 +47,7 @@ func (c *Session) sorted(ctx context.Context, p *planner.Sort, b *binder) ([][]a
 		for _, row := range out {
 			if aerr := s.Add(row); aerr != nil {
 				if errors.Is(aerr, rowsort.ErrTooManyRows) {
-					return nil, sortCapError(p.MaxRows, "the result has more rows")
+					return nil, sortCapError(p.MaxRows)
 				}
 				return nil, aerr
 			}
@@ -79,6 +79,6 @@ func sortKeys(keys []planner.SortKey) []rowsort.Key {
 }
 
 // sortCapError explains a result too large to sort in the client.
-func sortCapError(max int64, why string) error {
-	return &planner.Error{Clause: "ORDER BY", Msg: fmt.Sprintf("ORDER BY sorts in the client and holds at most fluss.scan.max-rows=%d rows; %s: add or lower LIMIT, narrow WHERE, or raise 'fluss.scan.max-rows'", max, why)}
+func sortCapError(max int64) error {
+	return &planner.Error{Clause: "ORDER BY", Msg: fmt.Sprintf("ORDER BY sorts in the client and holds at most fluss.scan.max-rows=%d rows, and the result has more: add or lower LIMIT, narrow WHERE, or raise 'fluss.scan.max-rows'", max)}
 }

@@ -353,8 +353,12 @@ func (c *Session) execDelete(ctx context.Context, p *planner.Delete, b *binder) 
 	if err != nil {
 		return 0, err
 	}
-	if c.exactRowsAffected(p.Options) {
-		if rows, err = c.existing(ctx, w.h, idx, rows); err != nil {
+	if len(p.Residual) > 0 || c.exactRowsAffected(p.Options) {
+		filter, err := compileFilter(p.Residual, schemaNames(w.h), b)
+		if err != nil {
+			return 0, err
+		}
+		if rows, err = c.existing(ctx, w.h, idx, rows, filter); err != nil {
 			return 0, err
 		}
 	}
@@ -375,8 +379,8 @@ func (c *Session) exactRowsAffected(hints planner.Options) bool {
 }
 
 // existing keeps the rows (key columns at positions idx) whose key is
-// found by a lookup.
-func (c *Session) existing(ctx context.Context, h *tableHandle, idx []int, rows [][]any) ([][]any, error) {
+// found by a lookup and whose stored row matches filter.
+func (c *Session) existing(ctx context.Context, h *tableHandle, idx []int, rows [][]any, filter *rowFilter) ([][]any, error) {
 	lk, err := h.pointLookuper()
 	if err != nil {
 		return nil, err
@@ -398,7 +402,14 @@ func (c *Session) existing(ctx context.Context, h *tableHandle, idx []int, rows 
 	}
 	out := rows[:0]
 	for i, r := range rows {
-		if found[i] != nil {
+		if found[i] == nil {
+			continue
+		}
+		ok, err := filter.match(found[i])
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			out = append(out, r)
 		}
 	}
@@ -424,6 +435,13 @@ func (c *Session) execUpdate(ctx context.Context, p *planner.Update, b *binder) 
 	}
 	found, ok, err := lk.Lookup(ctx, key)
 	if err != nil || !ok {
+		return 0, err
+	}
+	filter, err := compileFilter(p.Residual, schemaNames(h), b)
+	if err != nil {
+		return 0, err
+	}
+	if ok, err := filter.match(found); err != nil || !ok {
 		return 0, err
 	}
 	var row []any

@@ -2,12 +2,15 @@ package examples
 
 import (
 	"context"
+	"database/sql"
 	"flag"
 	"io"
 	"log"
 	"os"
 	"time"
 
+	// Recreate talks to the cluster through the driver.
+	_ "github.com/gofluss/fluss"
 	"github.com/gofluss/fluss/internal/cluster"
 )
 
@@ -45,4 +48,20 @@ func defaultDSN() (string, error) {
 		addr = cfg.Bootstrap()
 	}
 	return "fluss://" + addr + "/", nil
+}
+
+// Recreate drops database name of the cluster at dsn, with its tables, and
+// creates it empty, so that an example starts from a clean state.
+func Recreate(ctx context.Context, dsn, name string) error {
+	db, err := sql.Open("fluss", dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, q := range []string{"DROP DATABASE IF EXISTS " + name + " CASCADE", "CREATE DATABASE " + name} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -82,6 +82,20 @@ func (noInsertIDResult) LastInsertId() (int64, error) { return 0, nil }
 // spells differently.
 var clauseBuilders = map[string]clause.ClauseBuilder{
 	"ON CONFLICT": onConflict,
+	"LIMIT":       limit,
+}
+
+// limit renders LIMIT [OFFSET]. The dialect has no OFFSET without LIMIT,
+// so that is refused with a hint instead of a syntax error.
+func limit(c clause.Clause, b clause.Builder) {
+	l, ok := c.Expression.(clause.Limit)
+	if ok && l.Limit == nil && l.Offset > 0 {
+		if stmt, _ := b.(*gorm.Statement); stmt != nil {
+			_ = stmt.AddError(unsupported("Offset without Limit: the driver serves OFFSET only with LIMIT; add Limit(n)"))
+		}
+		return
+	}
+	c.Build(b)
 }
 
 // onConflict renders nothing for an upsert: an INSERT into a primary-key

@@ -9,6 +9,10 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	flussgorm "github.com/gofluss/fluss/gorm"
+	"github.com/gofluss/fluss/internal/clustertest"
 )
 
 func ids(us []User) []int64 {
@@ -249,5 +253,59 @@ func TestAutoIncrement(t *testing.T) {
 	var dd Tag
 	if err := db.First(&dd, "name = ?", "d").Error; err != nil || dd.UID == 0 {
 		t.Fatalf("row created in a transaction: %+v, %v", dd, err)
+	}
+}
+
+// Product embeds gorm.Model: an index on deleted_at (skipped) and soft
+// deletes, which add deleted_at IS NULL to every statement.
+type Product struct {
+	gorm.Model
+	Code  string
+	Price uint
+}
+
+func TestSoftDelete(t *testing.T) {
+	db, name := openGorm(t)
+	if err := db.AutoMigrate(&Product{}); err != nil {
+		t.Fatal(err)
+	}
+	ps := []Product{{Model: gorm.Model{ID: 1}, Code: "a", Price: 10}, {Model: gorm.Model{ID: 2}, Code: "b", Price: 20}}
+	if err := db.Create(&ps).Error; err != nil {
+		t.Fatal(err)
+	}
+	var p Product
+	if err := db.First(&p, 1).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Model(&p).Update("price", 11).Error; err != nil {
+		t.Fatal(err)
+	}
+	if res := db.Delete(&p, 1); res.Error != nil || res.RowsAffected != 1 {
+		t.Fatalf("soft Delete: %v, %d rows", res.Error, res.RowsAffected)
+	}
+	if err := db.First(&Product{}, 1).Error; !errors.Is(err, gorm.ErrRecordNotFound) {
+		t.Errorf("First of a soft-deleted row: %v", err)
+	}
+	var gone Product
+	if err := db.Unscoped().First(&gone, 1).Error; err != nil || gone.Price != 11 || !gone.DeletedAt.Valid {
+		t.Errorf("Unscoped First: %+v, %v", gone, err)
+	}
+	// Listing without a key filters deleted_at in the client, which the
+	// DSN has to allow.
+	if err := db.Find(&ps).Error; err == nil || !strings.Contains(err.Error(), "fluss.client-filter") {
+		t.Errorf("Find without client filtering: %v", err)
+	}
+	filtered, err := gorm.Open(flussgorm.Open("fluss://"+clustertest.Bootstrap(t)+"/"+name+"?fluss.client-filter=true"), &gorm.Config{Logger: logger.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := filtered.Order("id").Find(&ps).Error; err != nil || len(ps) != 1 || ps[0].ID != 2 {
+		t.Errorf("Find with client filtering: %+v, %v", ps, err)
+	}
+	if res := db.Unscoped().Delete(&Product{}, 1); res.Error != nil || res.RowsAffected != 1 {
+		t.Fatalf("Unscoped Delete: %v, %d rows", res.Error, res.RowsAffected)
+	}
+	if err := db.Unscoped().First(&Product{}, 1).Error; !errors.Is(err, gorm.ErrRecordNotFound) {
+		t.Errorf("after a hard delete: %v", err)
 	}
 }

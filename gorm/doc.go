@@ -28,6 +28,11 @@
 //     Anything else fails with the driver's error, which names the clause.
 //   - Save, Updates and Update by primary key are partial updates; Delete
 //     by primary key deletes. Count is served from table statistics.
+//   - gorm.Model works: its deleted_at index is skipped, and the soft-delete
+//     condition deleted_at IS NULL is checked on the row a key reads. Find
+//     without a key condition then needs 'fluss.client-filter'.
+//   - Offset needs a Limit; ON CONFLICT other than UpdateAll is refused,
+//     since every INSERT into a primary-key table is an upsert.
 //   - A missing row is gorm.ErrRecordNotFound.
 //
 // # Transactions
@@ -36,7 +41,9 @@
 // set. The driver's transactions are write batches: statements queue in the
 // client and Commit sends them and waits for every acknowledgement. They
 // are not atomic and not isolated: reads inside see only committed server
-// state, and Rollback cannot take back rows a large batch already sent.
+// state (so do Update and Save, which look the row up by key: a row created
+// in the same transaction is not found yet), and Rollback cannot take back
+// rows a large batch already sent.
 //
 // # Migrations
 //
@@ -46,7 +53,9 @@
 // `gorm:"bucketKey"`; the bucket count, table options and comment from a
 // model method FlussTable() TableOptions (see TableOptions). time.Time
 // maps to TIMESTAMP_LTZ (an instant); the tag `gorm:"ntz"` makes it a
-// TIMESTAMP without time zone. What Fluss cannot do is refused with
-// ErrUnsupported: dropping, renaming or altering columns, changing a
-// column's type, indexes, constraints and views.
+// TIMESTAMP without time zone. Index and foreign-key tags (gorm.Model's
+// index on deleted_at, say) are skipped with a warning in the logger. What
+// Fluss cannot do is refused with ErrUnsupported: dropping, renaming or
+// altering columns, changing a column's type, creating indexes,
+// constraints and views.
 package flussgorm

@@ -12,12 +12,70 @@ import (
 // Migrator implements gorm.Migrator for what Fluss can do: create and drop
 // tables, add nullable columns, and read the catalog. Everything else
 // returns an error wrapping ErrUnsupported that says why.
-//
-// AutoMigrate is GORM's own: it creates missing tables with CreateTable,
-// adds missing columns with AddColumn and checks existing ones with
-// MigrateColumn, which refuses a type the table does not have.
 type Migrator struct {
 	migrator.Migrator
+}
+
+// AutoMigrate creates the tables of models that have none and adds the
+// columns a table lacks; an existing column whose type differs from the
+// model's is an error (Fluss cannot alter it). Index and constraint tags
+// (gorm.Model's index on deleted_at, foreign keys of associations) are
+// skipped with a warning in the logger, since Fluss has neither; an
+// explicit CreateIndex or CreateConstraint is refused.
+func (m Migrator) AutoMigrate(values ...any) error {
+	for _, value := range m.ReorderModels(values, true) {
+		if !m.HasTable(value) {
+			if err := m.CreateTable(value); err != nil {
+				return err
+			}
+			continue
+		}
+		err := m.RunWithValue(value, func(stmt *gorm.Statement) error {
+			m.warnSkipped(stmt)
+			cols, err := m.ColumnTypes(value)
+			if err != nil {
+				return err
+			}
+			have := map[string]gorm.ColumnType{}
+			for _, c := range cols {
+				have[c.Name()] = c
+			}
+			for _, name := range stmt.Schema.DBNames {
+				f := stmt.Schema.FieldsByDBName[name]
+				c, ok := have[name]
+				if !ok {
+					err = m.AddColumn(value, name)
+				} else {
+					err = m.MigrateColumn(value, f, c)
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// warnSkipped logs the indexes and constraints of a model that Fluss
+// cannot create.
+func (m Migrator) warnSkipped(stmt *gorm.Statement) {
+	ctx := stmt.Context
+	for _, idx := range stmt.Schema.ParseIndexes() {
+		m.DB.Logger.Warn(ctx, "flussgorm: table %s: index %s skipped: Fluss has no secondary indexes", stmt.Table, idx.Name)
+	}
+	for _, c := range stmt.Schema.ParseCheckConstraints() {
+		m.DB.Logger.Warn(ctx, "flussgorm: table %s: check constraint %s skipped: Fluss has no constraints", stmt.Table, c.Name)
+	}
+	for _, rel := range stmt.Schema.Relationships.Relations {
+		if c := rel.ParseConstraint(); c != nil && c.Schema == stmt.Schema {
+			m.DB.Logger.Warn(ctx, "flussgorm: table %s: foreign key %s skipped: Fluss has no foreign keys", stmt.Table, c.Name)
+		}
+	}
 }
 
 // CurrentDatabase returns the session's database.
@@ -58,11 +116,12 @@ func (m Migrator) HasTable(value any) bool {
 	return found
 }
 
-// CreateTable creates the tables of the models (see TableOptions). A
-// model with indexes is refused: Fluss has none.
+// CreateTable creates the tables of the models (see TableOptions).
+// Indexes and constraints are skipped with a warning, as in AutoMigrate.
 func (m Migrator) CreateTable(values ...any) error {
 	for _, value := range m.ReorderModels(values, false) {
 		err := m.RunWithValue(value, func(stmt *gorm.Statement) error {
+			m.warnSkipped(stmt)
 			ddl, err := m.createTableSQL(stmt, value)
 			if err != nil {
 				return err

@@ -72,9 +72,6 @@ func tableOptions(model any, s *schema.Schema) TableOptions {
 // createTableSQL renders the CREATE TABLE statement of a model.
 func (m Migrator) createTableSQL(stmt *gorm.Statement, model any) (string, error) {
 	s := stmt.Schema
-	if idx := s.ParseIndexes(); len(idx) > 0 {
-		return "", unsupported("table %s: index %s: Fluss has no secondary indexes; remove the index tag (primary-key lookups need no index)", s.Table, firstIndex(idx))
-	}
 	var b strings.Builder
 	b.WriteString("CREATE TABLE ")
 	b.WriteString(m.quote(stmt.Table))
@@ -131,15 +128,6 @@ func (m Migrator) createTableSQL(stmt *gorm.Statement, model any) (string, error
 		b.WriteString(" WITH (" + strings.Join(opts, ", ") + ")")
 	}
 	return b.String(), nil
-}
-
-func firstIndex(idx []*schema.Index) string {
-	names := make([]string, len(idx))
-	for i, x := range idx {
-		names[i] = x.Name
-	}
-	slices.Sort(names)
-	return names[0]
 }
 
 // columnDef renders one column: name, type, NOT NULL and comment. Fluss

@@ -86,7 +86,7 @@ func TestCreateTableSQL(t *testing.T) {
 		{&nulls{}, "CREATE TABLE `nulls` (`id` BIGINT NOT NULL, `b` BOOLEAN, `i16` SMALLINT, `i32` INT, `i64` BIGINT, `f` DOUBLE, `s` STRING, `t` TIMESTAMP_LTZ(6), `p` INT, PRIMARY KEY (`id`) NOT ENFORCED)"},
 		{&counter{}, "CREATE TABLE `counters` (`name` STRING NOT NULL, `seq` BIGINT, PRIMARY KEY (`name`) NOT ENFORCED) WITH ('auto-increment.fields' = 'seq')"},
 		{&plain{}, "flussgorm: not supported by Fluss: column note: default x: Fluss columns have no default values; set the value in Go"},
-		{&indexed{}, "flussgorm: not supported by Fluss: table indexeds: index idx_indexeds_name: Fluss has no secondary indexes; remove the index tag (primary-key lookups need no index)"},
+		{&indexed{}, "CREATE TABLE `indexeds` (`id` BIGINT NOT NULL, `name` STRING, PRIMARY KEY (`id`) NOT ENFORCED)"},
 	}
 	m := db.Migrator().(Migrator)
 	for _, tc := range tests {
@@ -113,6 +113,13 @@ func TestQuoteAndBind(t *testing.T) {
 	stmt := db.Session(&gorm.Session{DryRun: true}).Where("`a`.`b` = ?", 1).Find(&[]sale{}).Statement
 	if got, want := stmt.SQL.String(), "SELECT * FROM `sales` WHERE `a`.`b` = ?"; got != want {
 		t.Errorf("got %s, want %s", got, want)
+	}
+	stmt = db.Session(&gorm.Session{DryRun: true}).Limit(2).Offset(1).Find(&[]sale{}).Statement
+	if got, want := stmt.SQL.String(), "SELECT * FROM `sales` LIMIT ? OFFSET ?"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if err := db.Session(&gorm.Session{DryRun: true}).Offset(1).Find(&[]sale{}).Error; !errors.Is(err, ErrUnsupported) {
+		t.Errorf("Offset without Limit: %v", err)
 	}
 	if got, want := db.Statement.Quote("db.t`x"), "`db`.`t``x`"; got != want {
 		t.Errorf("Quote: got %s, want %s", got, want)

@@ -389,12 +389,7 @@ func (p *planCtx) update(s *parser.Update) (Plan, error) {
 			got = append(got, r.names[c.col])
 		}
 	}
-	for _, c := range cs {
-		if c.kind != conjEq || !slices.Contains(keyIdx, c.col) || countEq(cs, c.col) > 1 {
-			return nil, needMsg(got)
-		}
-	}
-	keys, _, missing, err := p.keyValues(cs, keyIdx, r, "WHERE")
+	keys, used, missing, err := p.keyValues(cs, keyIdx, r, "WHERE")
 	if err != nil {
 		return nil, err
 	}
@@ -402,6 +397,9 @@ func (p *planCtx) update(s *parser.Update) (Plan, error) {
 		return nil, needMsg(got)
 	}
 	up.Key = keys[0]
+	if up.Residual, err = p.residual(cs, used, r); err != nil {
+		return nil, err
+	}
 	up.Partial = true
 	for i, n := range r.names {
 		if !setCols[i] && !slices.Contains(sc.PrimaryKey, n) && !r.types[i].Nullable {
@@ -417,14 +415,25 @@ func (p *planCtx) update(s *parser.Update) (Plan, error) {
 	return up, nil
 }
 
-func countEq(cs []conj, col int) int {
-	n := 0
+// residual converts the WHERE conjuncts that the key values did not use
+// (other columns, a repeated key column, soft-delete conditions such as
+// deleted_at IS NULL that ORMs add) into predicates that UPDATE and
+// DELETE check on the looked-up row.
+func (p *planCtx) residual(cs []conj, used []bool, r *rowType) ([]Predicate, error) {
+	return p.predicates(unused(cs, used), r)
+}
+
+// predicates converts WHERE conjuncts over the row r.
+func (p *planCtx) predicates(cs []conj, r *rowType) ([]Predicate, error) {
+	var out []Predicate
 	for _, c := range cs {
-		if (c.kind == conjEq || c.kind == conjIn) && c.col == col {
-			n++
+		pr, err := p.predicate(c.expr, r, "WHERE")
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, pr)
 	}
-	return n
+	return out, nil
 }
 
 func indexes(r *rowType, names []string) []int {
@@ -470,31 +479,19 @@ func (p *planCtx) delete(s *parser.Delete) (Plan, error) {
 	if e != nil {
 		return nil, e
 	}
-	for _, c := range cs {
-		switch c.kind {
-		case conjEq, conjIn:
-			if !slices.Contains(keyIdx, c.col) || countEq(cs, c.col) > 1 {
-				return nil, bulk
-			}
-		case conjTupleIn:
-			for _, tc := range c.tupleCols {
-				if !slices.Contains(keyIdx, tc) {
-					return nil, bulk
-				}
-			}
-		default:
-			return nil, bulk
-		}
-	}
 	keys, used, missing, err := p.keyValues(cs, keyIdx, r, "WHERE")
 	if err != nil {
 		return nil, err
 	}
-	if len(missing) > 0 || slices.Contains(used, false) {
+	if len(missing) > 0 {
 		return nil, bulk
 	}
+	residual, err := p.residual(cs, used, r)
+	if err != nil {
+		return nil, err
+	}
 	o := p.sess.opts(hints, d.CustomProperties)
-	del := &Delete{Table: tableOf(info), KeyColumns: sc.PrimaryKey, Keys: keys, Params: p.params, Options: wo}
+	del := &Delete{Table: tableOf(info), KeyColumns: sc.PrimaryKey, Keys: keys, Residual: residual, Params: p.params, Options: wo}
 	del.Ignored = deleteBehavior(d) == "IGNORE" || o.bool("sink.ignore-delete")
 	return del, nil
 }

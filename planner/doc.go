@@ -32,4 +32,6 @@
 // the full primary key, prefix lookup by the bucket key, COUNT(*), LIMIT
 // scan, bounded log scan, primary-key table scan, $changelog/$binlog scan,
 // and client-side filtering only when 'fluss.client-filter' is enabled.
+// ORDER BY wraps the read in a Sort, which orders the rows in the client
+// within the 'fluss.scan.max-rows' bound and applies LIMIT and OFFSET.
 package planner

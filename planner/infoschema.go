@@ -32,8 +32,8 @@ type SortKey struct {
 // the view's rows (columns in InfoSchemaViews order) from admin metadata
 // (listDatabases, listTables, getTableInfo, listPartitionInfos), then
 // applies Filter, OrderBy, Offset/Limit and Projection client-side; the
-// views are small, so this is the one place where the driver filters and
-// sorts rows itself.
+// views are small, so the executor filters and sorts all of a view's
+// rows itself.
 type InfoSchema struct {
 	View       string
 	Filter     []Predicate

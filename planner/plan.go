@@ -461,20 +461,24 @@ type Upsert struct {
 
 // Delete deletes rows of a primary-key table by key (UpsertWriter.delete
 // per key, then flush). KeyColumns is the primary key in schema order;
-// each key has one Value per key column. Ignored is true when the table's
-// delete behavior is IGNORE or 'sink.ignore-delete' is set: nothing is
-// sent and 0 rows are affected.
+// each key has one Value per key column. With Residual (the WHERE
+// conditions beyond the key), each key is looked up first and deleted only
+// when its row matches them. Ignored is true when the table's delete
+// behavior is IGNORE or 'sink.ignore-delete' is set: nothing is sent and 0
+// rows are affected.
 type Delete struct {
 	Table      Table
 	KeyColumns []string
 	Keys       [][]Value
+	Residual   []Predicate
 	Ignored    bool
 	Params     []Param
 	Options    Options
 }
 
-// Update is read-modify-write of one row: Lookup(Key); when found, the
-// row is written back with the Set values. With Partial, that is a
+// Update is read-modify-write of one row: Lookup(Key); when found and the
+// row matches Residual (the WHERE conditions beyond the key), it is
+// written back with the Set values. With Partial, that is a
 // partial upsert of Columns (primary key + SET columns, schema order);
 // without it (some other column is NOT NULL, which partial updates do not
 // allow), a full upsert of the looked-up row merged with Set, and Columns
@@ -483,6 +487,7 @@ type Update struct {
 	Table      Table
 	KeyColumns []string
 	Key        []Value
+	Residual   []Predicate
 	Set        []Assignment
 	Partial    bool
 	Columns    []string

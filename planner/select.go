@@ -412,15 +412,7 @@ func (q *query) maxRows() int64 {
 
 // predicates converts the given conjuncts.
 func (q *query) predicates(cs []conj) ([]Predicate, error) {
-	var out []Predicate
-	for _, c := range cs {
-		pr, err := q.p.predicate(c.expr, q.row, "WHERE")
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, pr)
-	}
-	return out, nil
+	return q.p.predicates(cs, q.row)
 }
 
 func onlyCols(c conj, allowed []int) bool {

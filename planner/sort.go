@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,9 @@ type Sort struct {
 	Limit   *Value
 	Offset  *Value
 	MaxRows int64
-	Output  []Column
+	// Params are the statement's parameters: Input's and the window's.
+	Params []Param
+	Output []Column
 }
 
 func (*Sort) planNode() {}
@@ -61,7 +64,20 @@ func (q *query) sorted() (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Sort{Input: in.(QueryPlan), Keys: keys, Limit: limit, Offset: offset, MaxRows: q.maxRows(), Output: q.output[:width:width]}, nil
+	return &Sort{Input: in.(QueryPlan), Keys: keys, Limit: limit, Offset: offset, MaxRows: q.maxRows(),
+		Params: windowParams(q.p.params, limit, offset), Output: q.output[:width:width]}, nil
+}
+
+// windowParams adds the parameters of LIMIT and OFFSET to the read's,
+// which planning the read without a window may have dropped.
+func windowParams(params []Param, window ...*Value) []Param {
+	out := slices.Clone(params)
+	for _, v := range window {
+		if v != nil && v.Kind == ValueParam && !slices.ContainsFunc(out, func(p Param) bool { return p.Index == v.Param.Index && p.Name == v.Param.Name }) {
+			out = append(out, *v.Param)
+		}
+	}
+	return out
 }
 
 // sortKeys resolves the ORDER BY items to positions in the projected row:

@@ -34,15 +34,8 @@ type Book struct {
 func main() { examples.Main("bun_example", 2*time.Minute, run) }
 
 func run(ctx context.Context, dsn, dbName string, out io.Writer) error {
-	raw, err := sql.Open("fluss", dsn)
-	if err != nil {
+	if err := examples.Recreate(ctx, dsn, dbName); err != nil {
 		return err
-	}
-	defer raw.Close()
-	for _, q := range []string{"DROP DATABASE IF EXISTS " + dbName + " CASCADE", "CREATE DATABASE " + dbName} {
-		if _, err := raw.ExecContext(ctx, q); err != nil {
-			return err
-		}
 	}
 	sqldb, err := sql.Open("fluss", dsn+dbName+"?ddl=lenient")
 	if err != nil {

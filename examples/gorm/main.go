@@ -9,7 +9,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -48,16 +47,8 @@ func (Event) FlussTable() flussgorm.TableOptions {
 func main() { examples.Main("gorm_example", 2*time.Minute, run) }
 
 func run(ctx context.Context, dsn, dbName string, out io.Writer) error {
-	// The database comes first, through the driver itself.
-	raw, err := sql.Open("fluss", dsn)
-	if err != nil {
+	if err := examples.Recreate(ctx, dsn, dbName); err != nil {
 		return err
-	}
-	defer raw.Close()
-	for _, q := range []string{"DROP DATABASE IF EXISTS " + dbName + " CASCADE", "CREATE DATABASE " + dbName} {
-		if _, err := raw.ExecContext(ctx, q); err != nil {
-			return err
-		}
 	}
 
 	db, err := gorm.Open(flussgorm.Open(dsn+dbName), &gorm.Config{Logger: logger.Discard})

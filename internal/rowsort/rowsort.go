@@ -51,36 +51,38 @@ type entry struct {
 }
 
 // New returns a Sorter. keep is the number of leading rows wanted (-1 for
-// every row); max bounds the rows held when keep is -1. A keep above max
-// is clipped to max: the caller checks windows against its bound first.
+// every row); max bounds the rows held. A keep above max counts as -1: the
+// Sorter then holds every row up to max and refuses more, so a window
+// larger than the bound still works on a result that fits in it.
 func New(keys []Key, compare Compare, keep, max int) *Sorter {
 	if keep > max {
-		keep = max
+		keep = -1
 	}
 	s := &Sorter{keys: keys, cmp: compare, keep: keep, max: max}
 	s.h.s = s
 	return s
 }
 
-// less orders a before b in the output; it records the first comparison
-// error in the heap, and Add or Sorted returns it.
-func (s *Sorter) less(a, b entry) bool {
+// compare orders a and b as the output lists them: by the keys, then by
+// arrival. It records the first comparison error in the heap, and Add or
+// Sorted returns it.
+func (s *Sorter) compare(a, b entry) int {
 	for _, k := range s.keys {
 		c, err := s.cmp(a.row[k.Index], b.row[k.Index])
 		if err != nil {
 			if s.h.err == nil {
 				s.h.err = err
 			}
-			return false
+			break
 		}
 		if k.Desc {
 			c = -c
 		}
 		if c != 0 {
-			return c < 0
+			return c
 		}
 	}
-	return a.seq < b.seq
+	return cmp.Compare(a.seq, b.seq)
 }
 
 // Add offers one row. The Sorter keeps the row itself, not a copy.
@@ -96,7 +98,7 @@ func (s *Sorter) Add(row []any) error {
 		s.h.rows = append(s.h.rows, e)
 	case len(s.h.rows) < s.keep:
 		heap.Push(&s.h, e)
-	case s.less(e, s.h.rows[0]):
+	case s.compare(e, s.h.rows[0]) < 0:
 		// The heap's root is the last of the rows kept so far.
 		s.h.rows[0] = e
 		heap.Fix(&s.h, 0)
@@ -108,15 +110,7 @@ func (s *Sorter) Add(row []any) error {
 // afterwards.
 func (s *Sorter) Sorted() ([][]any, error) {
 	rows := s.h.rows
-	slices.SortFunc(rows, func(a, b entry) int {
-		if s.less(a, b) {
-			return -1
-		}
-		if s.less(b, a) {
-			return 1
-		}
-		return cmp.Compare(a.seq, b.seq)
-	})
+	slices.SortFunc(rows, s.compare)
 	if s.h.err != nil {
 		return nil, s.h.err
 	}
@@ -136,7 +130,7 @@ type rowHeap struct {
 }
 
 func (h *rowHeap) Len() int           { return len(h.rows) }
-func (h *rowHeap) Less(i, j int) bool { return h.s.less(h.rows[j], h.rows[i]) }
+func (h *rowHeap) Less(i, j int) bool { return h.s.compare(h.rows[j], h.rows[i]) < 0 }
 func (h *rowHeap) Swap(i, j int)      { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
 func (h *rowHeap) Push(x any)         { h.rows = append(h.rows, x.(entry)) }
 func (h *rowHeap) Pop() any {

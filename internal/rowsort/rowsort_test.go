@@ -134,6 +134,13 @@ func TestSorterBound(t *testing.T) {
 	if !reflect.DeepEqual(got, [][]any{{1}, {2}}) {
 		t.Fatalf("got %v", got)
 	}
+	// A window beyond the bound keeps every row up to the bound, and no
+	// more: never a silently shortened window.
+	s = New([]Key{{Index: 0}}, intCompare, 5, 2)
+	_, _ = s.Add([]any{2}), s.Add([]any{1})
+	if err := s.Add([]any{0}); !errors.Is(err, ErrTooManyRows) {
+		t.Fatalf("window over the bound, third row: %v", err)
+	}
 }
 
 func TestSorterCompareError(t *testing.T) {
@@ -158,4 +165,29 @@ func ExampleSorter() {
 	top, _ := s.Sorted()
 	fmt.Println(top)
 	// Output: [[b 3] [c 2]]
+}
+
+// BenchmarkSorter compares keeping the first 10 of 100000 rows (a heap of
+// 10) with sorting all of them.
+func BenchmarkSorter(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	in := make([][]any, 100000)
+	for i := range in {
+		in[i] = []any{r.IntN(1 << 30)}
+	}
+	for _, keep := range []int{10, -1} {
+		b.Run(fmt.Sprintf("keep=%d", keep), func(b *testing.B) {
+			for b.Loop() {
+				s := New([]Key{{Index: 0}}, intCompare, keep, len(in))
+				for _, row := range in {
+					if err := s.Add(row); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if _, err := s.Sorted(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -64,3 +64,14 @@ DELETE FROM orders /*+ OPTIONS('sink.ignore-delete' = 'true') */ WHERE order_id 
 DELETE FROM sales WHERE dt = '2024-01-01' AND shop_id = 1 AND item = 'x'
 
 DELETE FROM orders WHERE order_id = 1 LIMIT 1
+
+-- Conditions beyond the key (ORM soft deletes, repeated key columns) are
+-- checked on the looked-up row.
+
+UPDATE orders SET status = 'gone' WHERE `orders`.`order_id` = 1 AND `orders`.`order_id` = 1 AND status IS NULL
+
+DELETE FROM orders WHERE order_id IN (1, 2) AND status <> 'keep'
+
+DELETE FROM orders WHERE order_id = 1 AND order_id = 2
+
+DELETE FROM orders WHERE status = 'x'
