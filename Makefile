@@ -108,7 +108,7 @@ javapeer: $(JAVAPEER_CP)
 
 $(JAVAPEER_CP): $(JAVAPEER)/pom.xml $(wildcard $(JAVAPEER)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go
 	@command -v mvn >/dev/null || { echo "mvn missing: apt-get install maven"; exit 1; }
-	mvn -B -q -Dstyle.color=never -f $(JAVAPEER)/pom.xml -Dfluss.version=$(FLUSS_VERSION) compile
+	mvn -B -q -f $(JAVAPEER)/pom.xml -Dfluss.version=$(FLUSS_VERSION) compile
 	@touch $@
 
 ## generate: regenerate the protobuf Go code from flussrpc/pb/fluss_api.proto.

@@ -47,10 +47,16 @@ func mustExec(t *testing.T, db *sql.DB, query string, args ...any) sql.Result {
 		res, err = db.ExecContext(ctxT(t), query, args...)
 		return err
 	}
-	var err error
+	drop := ""
 	if m := createdTable.FindStringSubmatch(query); m != nil {
+		drop = "DROP TABLE IF EXISTS " + m[1]
+	} else if m := addedPartition.FindStringSubmatch(query); m != nil {
+		drop = "ALTER TABLE " + m[1] + " DROP IF EXISTS PARTITION " + m[2]
+	}
+	var err error
+	if drop != "" {
 		err = clustertest.CreateWithLeaders(t, exec, func() error {
-			_, err := db.ExecContext(ctxT(t), "DROP TABLE IF EXISTS "+m[1])
+			_, err := db.ExecContext(ctxT(t), drop)
 			return err
 		})
 	} else {
@@ -64,6 +70,10 @@ func mustExec(t *testing.T, db *sql.DB, query string, args ...any) sql.Result {
 
 // createdTable matches CREATE TABLE statements and captures the table.
 var createdTable = regexp.MustCompile(`(?is)^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([^\s(]+)`)
+
+// addedPartition matches ALTER TABLE ... ADD PARTITION statements and
+// captures the table and the partition spec.
+var addedPartition = regexp.MustCompile(`(?is)^\s*ALTER\s+TABLE\s+(\S+)\s+ADD\s+(?:IF\s+NOT\s+EXISTS\s+)?PARTITION\s*(\(.*\))\s*$`)
 
 func queryStrings(t *testing.T, db *sql.DB, query string, args ...any) [][]string {
 	t.Helper()

@@ -17,6 +17,8 @@ func TestOrderByOnBoundedReads(t *testing.T) {
 	mustExec(t, db, "CREATE TABLE "+d+".events (id BIGINT, kind STRING) WITH ('bucket.num' = '3')")
 	mustExec(t, db, "INSERT INTO "+d+".users VALUES (1, 'ann', 30), (2, 'bob', NULL), (3, 'cid', 10), (4, 'dan', 40), (5, 'eve', 20)")
 	mustExec(t, db, "INSERT INTO "+d+".events VALUES (3, 'c'), (1, 'a'), (5, 'e'), (2, 'b'), (4, 'd')")
+	mustExec(t, db, "CREATE TABLE "+d+".kv (a INT, b STRING, v INT, PRIMARY KEY (a, b) NOT ENFORCED)")
+	mustExec(t, db, "INSERT INTO "+d+".kv VALUES (1, 'x', 10), (2, 'y', 20), (1, 'y', 30)")
 	tests := []struct {
 		query string
 		args  []any
@@ -32,6 +34,9 @@ func TestOrderByOnBoundedReads(t *testing.T) {
 		{"SELECT * FROM " + d + ".events ORDER BY id DESC LIMIT 3", nil, [][]string{{"5", "e"}, {"4", "d"}, {"3", "c"}}},
 		{"SELECT kind FROM " + d + ".events ORDER BY id", nil, [][]string{{"a"}, {"b"}, {"c"}, {"d"}, {"e"}}},
 		{"SELECT id FROM " + d + ".users WHERE id IN (9, 8) ORDER BY id", nil, nil},
+		// Key IN lists in any column order.
+		{"SELECT v FROM " + d + ".kv WHERE (b, a) IN (('y', 1), ('x', 1), ('y', 2)) ORDER BY v DESC", nil, [][]string{{"30"}, {"20"}, {"10"}}},
+		{"SELECT v FROM " + d + ".kv WHERE b = ? AND a IN (?, ?) ORDER BY a", []any{"y", 2, 1}, [][]string{{"30"}, {"20"}}},
 		// A window larger than the cap of a plain sort still fits: only
 		// OFFSET+LIMIT rows are held.
 		{"SELECT id FROM " + d + ".events /*+ OPTIONS('fluss.scan.max-rows'='2') */ ORDER BY id DESC LIMIT 2", nil, [][]string{{"5"}, {"4"}}},

@@ -20,7 +20,10 @@ import (
 //     groups closed batches by bucket leader into one PRODUCE_LOG / PUT_KV
 //     request per server, and hands each response back to onResult;
 //   - idempotence.go decides what a per-bucket outcome means (success,
-//     retry with the same sequence, failure) and renumbers after failures.
+//     retry with the same sequence, failure) and renumbers after failures;
+//   - a batch not acknowledged within the delivery timeout fails with the
+//     last error it met, and a bucket without a known leader waits while
+//     its route is fetched in the background (sender.go).
 
 // wrBuilder accumulates the records of one batch and produces its bytes.
 type wrBuilder interface {

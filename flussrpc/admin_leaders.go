@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
 // A Fluss 0.9.1 coordinator under load sometimes misses a new table or
@@ -109,15 +113,17 @@ func describePhys(p PhysicalPath) string {
 }
 
 // waitForTableLeaders waits for the buckets of a new table: those of the
-// table itself, or of each partition it already has (auto-partitioned
-// tables get theirs from the coordinator right after creation).
-func (a *Admin) waitForTableLeaders(ctx context.Context, path TablePath, partitioned bool) error {
-	if !partitioned {
+// table itself, or of each partition it has. An auto-partitioned table
+// gets its pre-created partitions from the coordinator right after its
+// creation, so the wait first lets them appear (a coordinator that missed
+// the table creates none).
+func (a *Admin) waitForTableLeaders(ctx context.Context, path TablePath, desc schema.TableDescriptor) error {
+	if !desc.IsPartitioned() {
 		return a.waitForLeaders(ctx, PhysicalPath{TablePath: path})
 	}
-	parts, err := a.ListPartitionInfos(ctx, path, nil)
+	parts, err := a.waitForPartitions(ctx, path, precreatedPartitions(desc))
 	if err != nil {
-		return fmt.Errorf("flussrpc: table %s was created, listing its partitions: %w", path, err)
+		return err
 	}
 	for _, pi := range parts {
 		if err := a.waitForLeaders(ctx, PhysicalPath{TablePath: path, Partition: pi.Name()}); err != nil {
@@ -125,6 +131,54 @@ func (a *Admin) waitForTableLeaders(ctx context.Context, path TablePath, partiti
 		}
 	}
 	return nil
+}
+
+// precreatedPartitions is how many partitions the coordinator creates
+// with a new table: table.auto-partition.num-precreate (default 2) for an
+// auto-partitioned table with one partition key, none otherwise (a 0.9.1
+// coordinator pre-creates nothing for several keys; seen on the real
+// server).
+func precreatedPartitions(desc schema.TableDescriptor) int {
+	if !strings.EqualFold(strings.TrimSpace(desc.Properties[schema.OptAutoPartitionEnabled]), "true") || len(desc.PartitionKeys) != 1 {
+		return 0
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(desc.Properties[schema.OptAutoPartitionPrecreate]))
+	if err != nil {
+		return defaultPrecreatedPartitions
+	}
+	return max(n, 0)
+}
+
+// defaultPrecreatedPartitions is the server's default of
+// schema.OptAutoPartitionPrecreate.
+const defaultPrecreatedPartitions = 2
+
+// waitForPartitions lists the partitions of a new table until there are
+// at least want of them, or fails wrapping ErrNoLeaders when ctx (bounded
+// by the request timeout) ends first.
+func (a *Admin) waitForPartitions(ctx context.Context, path TablePath, want int) ([]PartitionInfo, error) {
+	ctx, cancel := a.c.withTimeout(ctx)
+	defer cancel()
+	start := time.Now()
+	delay := leaderWaitFirst
+	for {
+		parts, err := a.ListPartitionInfos(ctx, path, nil)
+		if err != nil && ctx.Err() == nil {
+			return nil, fmt.Errorf("flussrpc: table %s was created, listing its partitions: %w", path, err)
+		}
+		if err == nil && len(parts) >= want {
+			return parts, nil
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("flussrpc: table %s %w: %d of its %d pre-created partitions after %s (%w); the coordinator may have missed its creation: drop and create it again, or restart the coordinator",
+				path, ErrNoLeaders, len(parts), want, time.Since(start).Round(time.Millisecond), ctx.Err())
+		case <-t.C:
+		}
+		delay = min(2*delay, leaderWaitMax)
+	}
 }
 
 // partitionName is the routing name of a full spec: its values in the

@@ -46,3 +46,43 @@ func TestCreateReturnsWithLeaders(t *testing.T) {
 	}
 	wantLeaders(parted, "x")
 }
+
+// TestCreateAutoPartitionedReturnsWithPartitions: an auto-partitioned
+// table has its pre-created partitions, each with leaders, when
+// CreateTable returns (they used to appear a moment later, so a write
+// right after the creation could miss them).
+func TestCreateAutoPartitionedReturnsWithPartitions(t *testing.T) {
+	c := newClient(t, flussrpc.Config{})
+	adm := c.Admin()
+	ctx := testCtx(t)
+	db := newDatabase(t, adm)
+	cols := []schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("p", schema.String())}
+	path := flussrpc.TablePath{Database: db, Table: uniqueName("auto")}
+	desc := schema.TableDescriptor{Schema: scNewSchema(t, cols), PartitionKeys: []string{"p"}, BucketCount: scIntPtr(2),
+		Properties: map[string]string{
+			schema.OptAutoPartitionEnabled:   "true",
+			schema.OptAutoPartitionTimeUnit:  "HOUR",
+			schema.OptAutoPartitionPrecreate: "5",
+		}}
+	if err := adm.CreateTable(ctx, path, desc, false); err != nil {
+		t.Fatal(err)
+	}
+	parts, err := adm.ListPartitionInfos(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) < 5 {
+		t.Fatalf("%d partitions right after CreateTable, want the 5 pre-created ones: %v", len(parts), parts)
+	}
+	for _, pi := range parts {
+		buckets, err := adm.GetBuckets(ctx, path, pi.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range buckets {
+			if b.Leader < 0 {
+				t.Errorf("partition %s bucket %d has no leader right after CreateTable", pi.Name(), b.Bucket)
+			}
+		}
+	}
+}

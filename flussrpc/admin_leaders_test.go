@@ -77,3 +77,31 @@ func TestCreateTableWaitsForLeaders(t *testing.T) {
 		}
 	})
 }
+
+// TestPrecreatedPartitions pins how many partitions CreateTable waits for
+// (what a 0.9.1 coordinator pre-creates, seen on the real server).
+func TestPrecreatedPartitions(t *testing.T) {
+	auto := func(keys []string, props map[string]string) schema.TableDescriptor {
+		p := map[string]string{schema.OptAutoPartitionEnabled: "true"}
+		for k, v := range props {
+			p[k] = v
+		}
+		return schema.TableDescriptor{PartitionKeys: keys, Properties: p}
+	}
+	for _, tc := range []struct {
+		name string
+		desc schema.TableDescriptor
+		want int
+	}{
+		{"not auto-partitioned", schema.TableDescriptor{PartitionKeys: []string{"dt"}}, 0},
+		{"default", auto([]string{"dt"}, nil), 2},
+		{"explicit", auto([]string{"dt"}, map[string]string{schema.OptAutoPartitionPrecreate: "5"}), 5},
+		{"none", auto([]string{"dt"}, map[string]string{schema.OptAutoPartitionPrecreate: "0"}), 0},
+		{"several keys", auto([]string{"dt", "r"}, map[string]string{schema.OptAutoPartitionKey: "dt"}), 0},
+		{"disabled", auto([]string{"dt"}, map[string]string{schema.OptAutoPartitionEnabled: "false"}), 0},
+	} {
+		if got := precreatedPartitions(tc.desc); got != tc.want {
+			t.Errorf("%s: precreatedPartitions = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

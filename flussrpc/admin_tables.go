@@ -46,7 +46,7 @@ func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.Tab
 	if applyCreateOptions(opts).noLeaderWait {
 		return nil
 	}
-	return a.waitForTableLeaders(ctx, path, desc.IsPartitioned())
+	return a.waitForTableLeaders(ctx, path, desc)
 }
 
 // DropTable drops a table and all its data.

@@ -44,7 +44,7 @@ func checkKeys(db *gorm.DB) error {
 	rv := db.Statement.ReflectValue
 	check := func(v reflect.Value) error {
 		if _, zero := f.ValueOf(db.Statement.Context, v); zero {
-			return fmt.Errorf("flussgorm: %s.%s is zero: Fluss does not generate primary keys, set it before Create (a zero key is not sent)", s.Table, f.DBName)
+			return fmt.Errorf("flussgorm: %s.%s is zero: Fluss does not generate primary keys, set it before Create (GORM does not send a zero key; tag the field autoIncrement:false if 0 is a real key)", s.Table, f.DBName)
 		}
 		return nil
 	}

@@ -12,6 +12,7 @@ type DailySale struct {
 	ShopID int64  `gorm:"primaryKey;bucketKey;autoIncrement:false"`
 	Item   string `gorm:"primaryKey"`
 	Qty    int32
+	Price  string `gorm:"type:DECIMAL(10,2)"` // exact decimals as strings
 }
 
 // TestPartitionedTable: partition and bucket keys from tags, writes into
@@ -23,13 +24,13 @@ func TestPartitionedTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	cts, err := db.Migrator().ColumnTypes(&DailySale{})
-	if err != nil || len(cts) != 4 {
+	if err != nil || len(cts) != 5 {
 		t.Fatalf("ColumnTypes: %d, %v", len(cts), err)
 	}
 	if err := db.Exec("ALTER TABLE daily_sales ADD PARTITION (day = '2024-05-01')").Error; err != nil {
 		t.Fatal(err)
 	}
-	rows := []DailySale{{"2024-05-01", 7, "apple", 3}, {"2024-05-01", 7, "pear", 1}, {"2024-05-01", 8, "fig", 2}}
+	rows := []DailySale{{"2024-05-01", 7, "apple", 3, "1.50"}, {"2024-05-01", 7, "pear", 1, "12345678.99"}, {"2024-05-01", 8, "fig", 2, "-0.01"}}
 	if err := db.Create(&rows).Error; err != nil {
 		t.Fatal(err)
 	}

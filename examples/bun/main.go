@@ -2,7 +2,8 @@
 // dialect, the one that fits Fluss best: backtick quoting and ? binds,
 // as the driver's dialect expects. It creates a table through bun (with
 // ddl=lenient in the DSN, so bun's MySQL column types are accepted),
-// inserts, reads by key and by an IN list in order, updates and deletes.
+// inserts, counts, reads by key and by an IN list in order, updates and
+// deletes.
 //
 // It is a module of its own, so the driver module does not depend on bun.
 package main
@@ -55,6 +56,12 @@ func run(ctx context.Context, dsn, dbName string, out io.Writer) error {
 	if _, err := db.NewInsert().Model(&books).Exec(ctx); err != nil {
 		return err
 	}
+
+	n, err := db.NewSelect().Model((*Book)(nil)).Count(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "count: %d\n", n)
 
 	b := Book{ISBN: "978-1"}
 	if err := db.NewSelect().Model(&b).WherePK().Scan(ctx); err != nil {

@@ -8,7 +8,8 @@ import (
 
 func TestExample(t *testing.T) {
 	runtest.Check(t, "bun_example", run,
-		"by key: 978-1 \"Emma\" 474 pages\n"+
+		"count: 3\n"+
+			"by key: 978-1 \"Emma\" 474 pages\n"+
 			"in list: Ulysses 730\n"+
 			"in list: Dune 412\n"+
 			"left: 978-1 Emma 8.00\n"+

@@ -27,6 +27,10 @@ const (
 	OptStatisticsColumns     = "table.statistics.columns" // 1.x only
 )
 
+// OptAutoPartitionPrecreate is how many future partitions the coordinator
+// creates ahead for an auto-partitioned table (default 2).
+const OptAutoPartitionPrecreate = "table.auto-partition.num-precreate"
+
 // Option values.
 const (
 	FormatArrow     = "ARROW"
