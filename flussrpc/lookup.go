@@ -191,6 +191,11 @@ func (r *lkRouting) route(t *Table, row []any) (PhysicalPath, int32, []byte, err
 func (r *lkRouting) do(ctx context.Context, t *Table, keyCols []int, keys [][]any, check func(full []any) error) ([]*lkCall, error) {
 	// Retries (a leaderless bucket, a refused connection) go on until ctx
 	// ends: without a deadline of its own it gets the request timeout.
+	if err := ctx.Err(); err != nil {
+		// Sent anyway, a fast answer could win the race with ctx.Done in
+		// wait, and a lookup under an ended context would succeed.
+		return nil, err
+	}
 	ctx, cancel := r.disp.c.withTimeout(ctx)
 	defer cancel()
 	calls := make([]*lkCall, len(keys))

@@ -2,6 +2,7 @@ package flussrpc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -289,4 +290,25 @@ func TestLookupDispatchSubmitsManyTogether(t *testing.T) {
 		}
 	}
 	f.none(50 * time.Millisecond)
+}
+
+// A lookup under a context that has already ended fails with its error
+// and sends nothing: sent anyway, its answer could beat the cancellation
+// and the lookup succeed (seen under load).
+func TestLookupEndedContextSendsNothing(t *testing.T) {
+	f := newScFakeCluster(t, 1, APIKeyLookup)
+	s, err := schema.NewSchema([]schema.Column{schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.Int())}, []string{"k"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk, err := f.table(schema.TableDescriptor{Schema: s, BucketCount: new(1)}).NewLookuper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := lk.Lookup(ctx, []any{int32(1)}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("lookup under a cancelled context: %v", err)
+	}
+	f.none(200 * time.Millisecond)
 }

@@ -253,11 +253,15 @@ func TestLookupContextCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	start := time.Now()
-	if _, _, err := lk.Lookup(ctx, []any{int32(1)}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled lookup: %v", err)
-	}
-	if time.Since(start) > time.Second {
-		t.Fatal("cancelled lookup was slow")
+	// Many times: a cancelled lookup that was sent anyway succeeded
+	// whenever its answer beat the cancellation (seen under load).
+	for range 200 {
+		start := time.Now()
+		if _, _, err := lk.Lookup(ctx, []any{int32(1)}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled lookup: %v", err)
+		}
+		if time.Since(start) > time.Second {
+			t.Fatal("cancelled lookup was slow")
+		}
 	}
 }
