@@ -132,27 +132,55 @@ func (c *Client) callCoordinator(ctx context.Context, api APIKey, req, resp prot
 
 // callAnyRead sends a read-only request to any live server, preferring
 // tablet servers to spare the coordinator (as the Java client does). On a
-// retriable failure it refreshes the node list and tries once more.
+// retriable failure it refreshes the node list once and tries the other
+// servers, never the ones that already failed: a killed tablet server
+// stays in the coordinator's list until its ZooKeeper session expires, and
+// picking it at random again would fail a read that any other server
+// answers.
 func (c *Client) callAnyRead(ctx context.Context, api APIKey, req, resp proto.Message) error {
-	err := c.callNode(ctx, c.anyServer(), api, req, resp)
-	if err == nil || !IsRetriable(err) || ctx.Err() != nil {
-		return err
+	failed := make(map[string]bool)
+	var errs []error
+	for {
+		n, ok := c.anyServerExcept(failed)
+		if !ok {
+			return errors.Join(errs...)
+		}
+		err := c.callNode(ctx, n, api, req, resp)
+		if err == nil || !IsRetriable(err) || ctx.Err() != nil {
+			return err
+		}
+		errs = append(errs, err)
+		if len(failed) == 0 {
+			if rerr := c.refreshCluster(ctx); rerr != nil {
+				return errors.Join(append(errs, rerr)...)
+			}
+		}
+		failed[n.Addr()] = true
+		proto.Reset(resp)
 	}
-	if rerr := c.refreshCluster(ctx); rerr != nil {
-		return errors.Join(err, rerr)
-	}
-	proto.Reset(resp)
-	return c.callNode(ctx, c.anyServer(), api, req, resp)
 }
 
 // anyServer picks a random live tablet server, or the coordinator when the
 // cluster has none.
 func (c *Client) anyServer() ServerNode {
+	n, _ := c.anyServerExcept(nil)
+	return n
+}
+
+// anyServerExcept picks a random tablet server whose address is not in
+// skip, else the coordinator if it is not; ok is false when every known
+// server is in skip.
+func (c *Client) anyServerExcept(skip map[string]bool) (n ServerNode, ok bool) {
 	view := c.meta.view()
-	if len(view.tablets) > 0 {
-		return view.tablets[rand.IntN(len(view.tablets))]
+	for _, i := range rand.Perm(len(view.tablets)) {
+		if t := view.tablets[i]; !skip[t.Addr()] {
+			return t, true
+		}
 	}
-	return view.coordinator
+	if view.coordinator.Host != "" && !skip[view.coordinator.Addr()] {
+		return view.coordinator, true
+	}
+	return view.coordinator, len(skip) == 0
 }
 
 func (c *Client) coordinator(ctx context.Context) (ServerNode, error) {
