@@ -27,7 +27,7 @@ SUBMODULES = gorm examples/gorm examples/bun
 in_modules = for m in $(SUBMODULES); do (cd $$m && $(1)) || exit 1; done
 
 .PHONY: all build demo test fault-test lint vet fmt-check staticcheck peers generate \
-        cluster-up cluster-down cluster-status fuzz bench clean javapeer
+        cluster-up cluster-down cluster-status fuzz bench clean javapeer flightsql
 
 all: build
 
@@ -116,6 +116,14 @@ generate:
 	@command -v protoc >/dev/null || { echo "protoc missing: apt-get install protobuf-compiler"; exit 1; }
 	GOBIN=$(GOBIN) $(GO) install $(PROTOC_GEN_GO)
 	PATH=$(GOBIN):$$PATH $(GO) generate ./flussrpc/pb
+
+## flightsql: start the local cluster if none runs, then serve it over Arrow
+## Flight SQL on FLIGHTSQL_ADDR; clients log in as a Fluss SASL user (the
+## local cluster's are printed by `up`).
+FLIGHTSQL_ADDR ?= 127.0.0.1:32010
+flightsql:
+	@eval "$$(FLUSS_SASL=1 $(CLUSTER) up | tee /dev/stderr | grep '^FLUSS_SASL_BOOTSTRAP=')"; \
+	  $(GO) run ./cmd/fluss-flightsql --addr $(FLIGHTSQL_ADDR) --dsn "fluss://$$FLUSS_SASL_BOOTSTRAP/fluss"
 
 cluster-up:
 	@FLUSS_SASL=$${FLUSS_SASL:-1} $(CLUSTER) up
