@@ -14,6 +14,7 @@ CLUSTER      = $(GO) run ./cmd/fluss-cluster
 STATICCHECK_VERSION = v0.8.2
 PYFLUSS_VERSION     = 1.0.0
 PYARROW_VERSION     = 26.0.1
+ADBC_VERSION        = 1.13.0
 PROTOC_GEN_GO       = google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
 
 export FLUSS_PEER_PYTHON = $(CURDIR)/$(PEER_PY)
@@ -90,12 +91,17 @@ staticcheck: $(STATICCHECK)
 $(STATICCHECK):
 	GOBIN=$(GOBIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-## peers: a Python venv with pyfluss, the independent client the suite cross-checks against.
-peers: $(PEER_PY)
+## peers: a Python venv with the independent clients the suite cross-checks
+## against: pyfluss, and the ADBC Flight SQL driver for the Flight SQL server.
+## The stamp names the versions, so that changing one reinstalls.
+PEERS_STAMP = $(VENV)/.peers-$(PYFLUSS_VERSION)-$(PYARROW_VERSION)-$(ADBC_VERSION)
+peers: $(PEERS_STAMP)
 
-$(PEER_PY):
-	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check pyfluss==$(PYFLUSS_VERSION) pyarrow==$(PYARROW_VERSION)
+$(PEERS_STAMP):
+	@[ -x $(PEER_PY) ] || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check pyfluss==$(PYFLUSS_VERSION) pyarrow==$(PYARROW_VERSION) \
+	  adbc-driver-manager==$(ADBC_VERSION) adbc-driver-flightsql==$(ADBC_VERSION)
+	@touch $@
 
 ## javapeer: compile the Java client witness (internal/javapeer) with Maven,
 ## against fluss-client at the server version pinned in internal/cluster.

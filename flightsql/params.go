@@ -44,7 +44,9 @@ func paramRows(rdr array.RecordReader) ([][]driver.NamedValue, error) {
 // else the wall clock in UTC), time.Duration for times of day, []any for
 // lists, and JSON text for maps and structs.
 func arrowValue(arr arrow.Array, i int) (any, error) {
-	if arr.IsNull(i) {
+	// A NullArray has no validity bitmap, so IsNull alone misses it;
+	// pyarrow makes one for a parameter column of only None.
+	if arr.DataType().ID() == arrow.NULL || arr.IsNull(i) {
 		return nil, nil
 	}
 	switch a := arr.(type) {

@@ -274,8 +274,17 @@ func TestTransactionsAreWriteBatches(t *testing.T) {
 	if _, err := tx.ExecuteUpdate(ctx, "INSERT INTO "+db+".kv VALUES (2)"); err != nil {
 		t.Fatal(err)
 	}
+	stale, err := tx.Prepare(ctx, "INSERT INTO "+db+".kv VALUES (3)")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
+	}
+	// A statement prepared in the ended transaction must not write
+	// outside any batch.
+	if _, err := stale.ExecuteUpdate(ctx); status.Code(err) != codes.FailedPrecondition {
+		t.Errorf("a statement of a committed transaction ran: %v", err)
 	}
 	if got := column(query(t, ctx, cl, "SELECT * FROM "+db+".kv"), 0); len(got) != 1 || got[0] != "2" {
 		t.Errorf("committed INSERT reads back %q", got)

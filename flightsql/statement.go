@@ -46,12 +46,31 @@ type transaction struct {
 	sess   *engine.Session
 	tx     driver.Tx
 	cancel context.CancelFunc
+	ended  bool // committed or rolled back; its session is closed
+}
+
+// errTxEnded refuses a statement prepared inside a transaction that has
+// ended: running it outside would write immediately while the client may
+// believe it is in a new transaction (ADBC keeps a cursor's prepared
+// statement across commits).
+var errTxEnded = status.Error(codes.FailedPrecondition,
+	"fluss flightsql: the transaction this statement was prepared in has ended; prepare it again")
+
+// lock takes the transaction's session for one call.
+func (t *transaction) lock() (lease, error) {
+	t.mu.Lock()
+	if t.ended {
+		t.mu.Unlock()
+		return lease{}, errTxEnded
+	}
+	return lease{u: t.u, s: t.sess, release: t.mu.Unlock}, nil
 }
 
 // abort drops the batch without writing it.
 func (t *transaction) abort() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.ended = true
 	t.sess.DropBatch()
 	_ = t.sess.Close()
 	t.cancel()
@@ -72,13 +91,12 @@ type prepared struct {
 	done   *result // the outcome of a non-query run through the query path
 }
 
-func (p *prepared) lease() lease {
+func (p *prepared) lease() (lease, error) {
 	if p.tx != nil {
-		p.tx.mu.Lock()
-		return lease{u: p.u, s: p.tx.sess, release: p.tx.mu.Unlock}
+		return p.tx.lock()
 	}
 	p.mu.Lock()
-	return lease{u: p.u, s: p.sess, release: p.mu.Unlock}
+	return lease{u: p.u, s: p.sess, release: p.mu.Unlock}, nil
 }
 
 func (p *prepared) close() {
@@ -107,8 +125,7 @@ func (s *Server) session(ctx context.Context, txID []byte) (lease, error) {
 	if err != nil {
 		return lease{}, err
 	}
-	t.mu.Lock()
-	return lease{u: t.u, s: t.sess, release: t.mu.Unlock}, nil
+	return t.lock()
 }
 
 func (s *Server) transaction(ctx context.Context, id []byte) (*transaction, error) {
@@ -384,12 +401,11 @@ func (s *Server) CreatePreparedStatement(ctx context.Context, req fsql.ActionCre
 			return none, err
 		}
 		p.u = p.tx.u
-		l = p.lease()
-	} else {
-		if p.u, p.sess, err = s.newSession(ctx); err != nil {
-			return none, err
-		}
-		l = p.lease()
+	} else if p.u, p.sess, err = s.newSession(ctx); err != nil {
+		return none, err
+	}
+	if l, err = p.lease(); err != nil {
+		return none, err
 	}
 	sc, err := resultSchema(ctx, l.s.Prepare(st))
 	l.release()
@@ -489,7 +505,10 @@ func (s *Server) runPrepared(ctx context.Context, p *prepared) (*result, error) 
 		return nil, err
 	}
 	runs := p.runs()
-	l := p.lease()
+	l, err := p.lease()
+	if err != nil {
+		return nil, err
+	}
 	defer l.release()
 	return s.execute(ctx, l, l.s.Prepare(st), runs)
 }
@@ -525,7 +544,11 @@ func (s *Server) DoGetPreparedStatement(ctx context.Context, cmd fsql.PreparedSt
 		return s.streamResult(ctx, res)
 	}
 	runs := p.runs()
-	return s.streamQuery(ctx, p.lease(), p.text, runs)
+	l, err := p.lease()
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.streamQuery(ctx, l, p.text, runs)
 }
 
 // DoPutPreparedStatementUpdate runs a prepared statement once per row of
@@ -590,6 +613,7 @@ func (s *Server) EndTransaction(ctx context.Context, req fsql.ActionEndTransacti
 	s.mu.Unlock()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.ended = true
 	defer t.cancel()
 	defer func() { _ = t.sess.Close() }()
 	switch req.GetAction() {
