@@ -28,7 +28,7 @@ SUBMODULES = gorm examples/gorm examples/bun
 in_modules = for m in $(SUBMODULES); do (cd $$m && $(1)) || exit 1; done
 
 .PHONY: all build demo test fault-test lint vet fmt-check staticcheck peers generate \
-        cluster-up cluster-down cluster-status fuzz bench clean javapeer flightsql
+        cluster-up cluster-down cluster-status fuzz bench clean javapeer jdbcpeer flightsql
 
 all: build
 
@@ -54,7 +54,7 @@ demo:
 ## cluster of its own: three tablet servers, replication 3, on
 ## FLUSS_FAULT_PORT (default FLUSS_PORT + 50, clear of the main cluster's
 ## ports), started and stopped here; it kills servers and cuts connections.
-test: lint peers javapeer
+test: lint peers javapeer jdbcpeer
 	@FLUSS_SASL=1 $(CLUSTER) up
 	@status=0; FLUSS_SASL=1 $(GO) test -race -count=1 -p 1 -timeout 60m ./... || status=$$?; \
 	  for m in $(SUBMODULES); do \
@@ -117,6 +117,18 @@ $(JAVAPEER_CP): $(JAVAPEER)/pom.xml $(wildcard $(JAVAPEER)/src/main/java/*/*/*/*
 	mvn -B -q -f $(JAVAPEER)/pom.xml -Dfluss.version=$(FLUSS_VERSION) compile
 	@touch $@
 
+## jdbcpeer: compile the Flight SQL JDBC driver check (internal/jdbcpeer),
+## the client JDBC tools use to reach the Flight SQL server.
+JDBCPEER    = internal/jdbcpeer
+JDBCPEER_CP = $(JDBCPEER)/target/peer.classpath
+
+jdbcpeer: $(JDBCPEER_CP)
+
+$(JDBCPEER_CP): $(JDBCPEER)/pom.xml $(wildcard $(JDBCPEER)/src/main/java/*/*/*/*/*.java)
+	@command -v mvn >/dev/null || { echo "mvn missing: apt-get install maven"; exit 1; }
+	mvn -B -q -f $(JDBCPEER)/pom.xml compile
+	@touch $@
+
 ## generate: regenerate the protobuf Go code from flussrpc/pb/fluss_api.proto.
 generate:
 	@command -v protoc >/dev/null || { echo "protoc missing: apt-get install protobuf-compiler"; exit 1; }
@@ -153,4 +165,4 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
-	rm -rf $(GOBIN) $(VENV) $(JAVAPEER)/target
+	rm -rf $(GOBIN) $(VENV) $(JAVAPEER)/target $(JDBCPEER)/target
