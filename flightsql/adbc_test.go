@@ -12,7 +12,7 @@ import (
 // TestADBCPythonClient runs peers/adbc/check.py: Python's ADBC Flight SQL
 // driver against the server, on the real cluster.
 func TestADBCPythonClient(t *testing.T) {
-	addr := startServer(t, nil)
+	addr, _ := startServer(t, nil)
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
 	db := newDatabase(t, ctx, cl, "adbc")
 	cmd := exec.CommandContext(ctx, peertest.Python(t), peertest.Script("adbc", "check.py"),

@@ -29,7 +29,7 @@ func jdbcClasspath(t *testing.T) string {
 // TestJDBCClient runs internal/jdbcpeer: Arrow's Flight SQL JDBC driver
 // lists tables and columns and reads a query through a ResultSet.
 func TestJDBCClient(t *testing.T) {
-	addr := startServer(t, nil)
+	addr, _ := startServer(t, nil)
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
 	db := newDatabase(t, ctx, cl, "jdbc")
 	update(t, ctx, cl, "CREATE TABLE "+db+".items (id BIGINT NOT NULL, name STRING, price DECIMAL(8, 2), PRIMARY KEY (id) NOT ENFORCED)")

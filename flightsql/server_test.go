@@ -2,8 +2,10 @@ package flightsql_test
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -24,7 +26,7 @@ import (
 )
 
 // startServer serves the cluster's SASL listener on a free loopback port.
-func startServer(t *testing.T, mod func(*flightsql.Config)) string {
+func startServer(t *testing.T, mod func(*flightsql.Config)) (string, *flightsql.Server) {
 	t.Helper()
 	cfg := flightsql.Config{
 		Client:  flussrpc.Config{Bootstrap: []string{clustertest.SASLBootstrap(t)}},
@@ -49,7 +51,7 @@ func startServer(t *testing.T, mod func(*flightsql.Config)) string {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return l.Addr().String()
+	return l.Addr().String(), srv
 }
 
 // connect returns a Flight SQL client and a context carrying its bearer
@@ -142,7 +144,7 @@ func column(tbl arrow.Table, i int) []string {
 }
 
 func TestStatementsQueryUpdateAndTypes(t *testing.T) {
-	addr := startServer(t, nil)
+	addr, _ := startServer(t, nil)
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
 	db := newDatabase(t, ctx, cl, "fsql")
 	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, amount DECIMAL(10, 2), at TIMESTAMP(3), ltz TIMESTAMP_LTZ(3), tags ARRAY<STRING>, PRIMARY KEY (id) NOT ENFORCED)")
@@ -194,7 +196,7 @@ func TestStatementsQueryUpdateAndTypes(t *testing.T) {
 }
 
 func TestPreparedStatementsWithArrowParameters(t *testing.T) {
-	addr := startServer(t, nil)
+	addr, _ := startServer(t, nil)
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
 	db := newDatabase(t, ctx, cl, "fsqlp")
 	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)")
@@ -249,7 +251,7 @@ func paramRecord(t *testing.T, ids []int32, names []string) arrow.RecordBatch {
 }
 
 func TestTransactionsAreWriteBatches(t *testing.T) {
-	addr := startServer(t, nil)
+	addr, _ := startServer(t, nil)
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
 	db := newDatabase(t, ctx, cl, "fsqlt")
 	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, PRIMARY KEY (id) NOT ENFORCED)")
@@ -290,7 +292,7 @@ func TestTransactionsAreWriteBatches(t *testing.T) {
 		t.Errorf("committed INSERT reads back %q", got)
 	}
 
-	refusing := startServer(t, func(c *flightsql.Config) { c.Session.RejectTx = true })
+	refusing, _ := startServer(t, func(c *flightsql.Config) { c.Session.RejectTx = true })
 	cl2, ctx2 := connect(t, refusing, clustertest.SASLUser, clustertest.SASLPassword)
 	if _, err := cl2.BeginTransaction(ctx2); status.Code(err) != codes.FailedPrecondition {
 		t.Errorf("BeginTransaction with tx=reject: %v, want FailedPrecondition", err)
@@ -298,7 +300,7 @@ func TestTransactionsAreWriteBatches(t *testing.T) {
 }
 
 func TestMetadata(t *testing.T) {
-	addr := startServer(t, nil)
+	addr, _ := startServer(t, nil)
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
 	db := newDatabase(t, ctx, cl, "fsqlm")
 	update(t, ctx, cl, "CREATE TABLE "+db+".orders (id BIGINT NOT NULL, region STRING NOT NULL, total DOUBLE, PRIMARY KEY (region, id) NOT ENFORCED)")
@@ -378,7 +380,7 @@ func contains(list []string, s string) bool {
 }
 
 func TestIngest(t *testing.T) {
-	addr := startServer(t, nil)
+	addr, _ := startServer(t, nil)
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
 	db := newDatabase(t, ctx, cl, "fsqli")
 	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)")
@@ -419,8 +421,29 @@ func TestIngest(t *testing.T) {
 	}
 }
 
+// lockedBuffer is a log sink safe for the server's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 func TestAuthentication(t *testing.T) {
-	addr := startServer(t, nil)
+	var logs lockedBuffer
+	addr, _ := startServer(t, func(c *flightsql.Config) {
+		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	})
 	cl, err := fsql.NewClient(addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
@@ -435,6 +458,9 @@ func TestAuthentication(t *testing.T) {
 	if strings.Contains(err.Error(), wrong) {
 		t.Errorf("the error shows the password: %v", err)
 	}
+	if !strings.Contains(logs.String(), "authentication failed") || strings.Contains(logs.String(), wrong) {
+		t.Errorf("the log does not record the failure or shows the password:\n%s", logs.String())
+	}
 	if _, err := cl.Execute(ctx, "SELECT 1"); status.Code(err) != codes.Unauthenticated {
 		t.Errorf("a call without credentials: %v, want Unauthenticated", err)
 	}
@@ -446,7 +472,7 @@ func TestAuthentication(t *testing.T) {
 		t.Errorf("CREATE DATABASE as %s: %v, want PermissionDenied", clustertest.LimitedUser, err)
 	}
 
-	anon := startServer(t, func(c *flightsql.Config) {
+	anon, _ := startServer(t, func(c *flightsql.Config) {
 		c.AllowAnonymous = true
 		c.Client.Conn.Username, c.Client.Conn.Password = clustertest.SASLUser, clustertest.SASLPassword
 	})

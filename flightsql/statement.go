@@ -319,10 +319,13 @@ func (s *Server) streamQuery(ctx context.Context, l lease, query string, runs []
 func sendAll(ctx context.Context, ch chan<- flight.StreamChunk, rdr *engine.ArrowReader) bool {
 	for rdr.Next() {
 		rec := rdr.RecordBatch()
-		rec.Retain()
-		if !send(ctx, ch, flight.StreamChunk{Data: rec}) {
-			rec.Release()
-			return false
+		step := messageRows(rec)
+		for lo := int64(0); lo < rec.NumRows(); lo += step {
+			part := rec.NewSlice(lo, min(lo+step, rec.NumRows()))
+			if !send(ctx, ch, flight.StreamChunk{Data: part}) {
+				part.Release()
+				return false
+			}
 		}
 	}
 	if err := rdr.Err(); err != nil {
@@ -330,6 +333,38 @@ func sendAll(ctx context.Context, ch chan<- flight.StreamChunk, rdr *engine.Arro
 		return false
 	}
 	return true
+}
+
+// maxMessageBytes bounds the Arrow data of one Flight message: gRPC
+// clients refuse messages over 4 MiB unless configured otherwise, and the
+// engine's records (64K rows) of wide rows are larger.
+const maxMessageBytes = 2 << 20
+
+// messageRows is how many rows of rec go in one message.
+func messageRows(rec arrow.RecordBatch) int64 {
+	var size int64
+	for _, col := range rec.Columns() {
+		size += dataSize(col.Data())
+	}
+	rows := rec.NumRows()
+	if size <= maxMessageBytes || rows <= 1 {
+		return max(rows, 1)
+	}
+	return max(rows*maxMessageBytes/size, 1)
+}
+
+// dataSize is the size of an array's buffers, children included.
+func dataSize(d arrow.ArrayData) int64 {
+	var n int64
+	for _, b := range d.Buffers() {
+		if b != nil {
+			n += int64(b.Len())
+		}
+	}
+	for _, c := range d.Children() {
+		n += dataSize(c)
+	}
+	return n
 }
 
 // send hands a chunk to the framework unless the call ended.
