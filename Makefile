@@ -28,7 +28,7 @@ SUBMODULES = gorm examples/gorm examples/bun
 in_modules = for m in $(SUBMODULES); do (cd $$m && $(1)) || exit 1; done
 
 .PHONY: all build demo test fault-test lint vet fmt-check staticcheck peers generate \
-        cluster-up cluster-down cluster-status fuzz bench clean javapeer jdbcpeer flightsql
+        cluster-up cluster-down cluster-status fuzz bench bench-flightsql clean javapeer jdbcpeer flightsql
 
 all: build
 
@@ -159,6 +159,13 @@ fuzz:
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; done
+
+## bench-flightsql: a bounded scan of 1M rows read as Arrow side by side by
+## the native scanner, Python's ADBC client through the Flight SQL server
+## and pyfluss's to_arrow (bench/scan1m -python); prints JSON figures.
+bench-flightsql: peers
+	@eval "$$(FLUSS_SASL=1 $(CLUSTER) up | grep '^FLUSS_BOOTSTRAP=')"; \
+	  $(GO) run ./bench/scan1m -bootstrap "$$FLUSS_BOOTSTRAP" -rows 1000000 -python $(CURDIR)/$(PEER_PY)
 
 ## bench: micro-benchmarks of the codecs and client.
 bench:

@@ -164,6 +164,11 @@ type ArrowReader struct {
 	cur    arrow.RecordBatch
 	err    error
 	eof    bool
+	// direct is set for a plain scan of a log table (no filter, OFFSET,
+	// LIMIT or row cap): its Arrow batches are handed on as they come
+	// from the scanner, projected, without the detour through rows.
+	direct  *logSource
+	pending []arrow.RecordBatch
 }
 
 var _ array.RecordReader = (*ArrowReader)(nil)
@@ -172,10 +177,11 @@ var _ array.RecordReader = (*ArrowReader)(nil)
 // in the Arrow schema Fluss uses for the result columns (QueryArrow of
 // SELECT * FROM t gives the schema AppendArrow expects for t).
 //
-// Limits: rows are decoded from the wire into the codec value model and
-// built into Arrow again, so it saves the database/sql conversion per
-// value, not the decoding (flussrpc's LogScanner.PollArrow, which hands
-// out the server's Arrow batches as they are, is the native alternative).
+// A plain scan of a log table (no filter, OFFSET, LIMIT or row cap;
+// projections and aliases are fine) hands on the scanner's Arrow batches
+// (flussrpc's LogScanner.PollArrow) without a detour through rows. Other
+// plans decode rows into the codec value model and build Arrow again,
+// which saves the database/sql conversion per value, not the decoding.
 // Every read plan is accepted; lookups, COUNT and LIMIT scans are read at
 // once and come back as one record. The reader fetches with ctx until it
 // is released; keep ctx alive (and the session open) until then. It
@@ -229,6 +235,10 @@ func newArrowReader(ctx context.Context, out []planner.Column, src scanSource, p
 		// In-memory results are final already.
 		pl = scanPipeline{limit: -1}
 	}
+	if ls, ok := src.(*logSource); ok && !ls.changelog && ls.before == nil &&
+		pl.filter == nil && pl.offset == 0 && pl.limit < 0 && pl.maxRows == 0 {
+		r.direct = ls
+	}
 	r.st = pipelineState{pl: pl}
 	r.refs.Store(1)
 	return r, nil
@@ -246,6 +256,9 @@ func (r *ArrowReader) Next() bool {
 	}
 	if r.err != nil {
 		return false
+	}
+	if r.direct != nil {
+		return r.nextDirect()
 	}
 	for !r.eof && r.bld.Len() < arrowBatchRows {
 		if r.st.done() {
@@ -280,6 +293,53 @@ func (r *ArrowReader) Next() bool {
 	return true
 }
 
+// nextDirect is Next of a plain log scan: the next non-empty batch of the
+// scanner, in the reader's schema (the output columns' names, the
+// projection applied).
+func (r *ArrowReader) nextDirect() bool {
+	for len(r.pending) == 0 {
+		if r.eof {
+			return false
+		}
+		bs, err := r.direct.sc.PollArrow(r.ctx, r.direct.wait)
+		for _, b := range bs {
+			if b.Record.NumRows() == 0 {
+				b.Record.Release()
+				continue
+			}
+			r.pending = append(r.pending, b.Record)
+		}
+		if errors.Is(err, io.EOF) {
+			r.eof = true
+		} else if err != nil {
+			r.err = WrapError(err, "")
+			return false
+		}
+	}
+	rec := r.pending[0]
+	r.pending = r.pending[1:]
+	defer rec.Release()
+	cols := rec.Columns()
+	if proj := r.st.pl.proj; proj != nil {
+		cols = make([]arrow.Array, len(proj))
+		for i, j := range proj {
+			cols[i] = rec.Column(j)
+		}
+	}
+	if len(cols) != r.schema.NumFields() {
+		r.err = fmt.Errorf("fluss: the scan returned %d columns, the query has %d", len(cols), r.schema.NumFields())
+		return false
+	}
+	for i, c := range cols {
+		if want := r.schema.Field(i).Type; !arrow.TypeEqual(c.DataType(), want) {
+			r.err = fmt.Errorf("fluss: column %s is %s in the scanned batch, the query's schema has %s", r.schema.Field(i).Name, c.DataType(), want)
+			return false
+		}
+	}
+	r.cur = array.NewRecordBatch(r.schema, cols, rec.NumRows())
+	return true
+}
+
 // RecordBatch returns the current record, valid until the next Next or
 // Release (Retain it to keep it longer).
 func (r *ArrowReader) RecordBatch() arrow.RecordBatch { return r.cur }
@@ -305,6 +365,10 @@ func (r *ArrowReader) Release() {
 		r.cur.Release()
 		r.cur = nil
 	}
+	for _, rec := range r.pending {
+		rec.Release()
+	}
+	r.pending = nil
 	r.src.close()
 	r.bld.Release()
 }

@@ -4,6 +4,12 @@
 // them, as Arrow batches (PollArrow) and as rows (Poll). Prints JSON.
 //
 //	go run ./bench/scan1m -bootstrap 127.0.0.1:9123 -rows 1000000
+//
+// With -python (the peer venv's interpreter; `make bench-flightsql`) it
+// also times the same table read whole as Arrow by two other clients,
+// side by side: Python's ADBC Flight SQL driver through the Flight SQL
+// server (package flightsql, started here on a free loopback port), and
+// pyfluss's to_arrow (bench/arrow_read.py runs both).
 package main
 
 import (
@@ -24,17 +30,18 @@ import (
 func main() {
 	bootstrap := flag.String("bootstrap", "127.0.0.1:9123", "Fluss bootstrap address")
 	rows := flag.Int("rows", 1_000_000, "rows to write and scan")
+	python := flag.String("python", "", "Python with adbc-driver-flightsql and pyfluss: also time those clients")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	out, err := run(ctx, *bootstrap, *rows)
+	out, err := run(ctx, *bootstrap, *rows, *python)
 	if err != nil {
 		log.Fatal(err)
 	}
 	json.NewEncoder(os.Stdout).Encode(out)
 }
 
-func run(ctx context.Context, bootstrap string, n int) (map[string]any, error) {
+func run(ctx context.Context, bootstrap string, n int, python string) (map[string]any, error) {
 	c, err := flussrpc.NewClient(ctx, flussrpc.Config{Bootstrap: []string{bootstrap}})
 	if err != nil {
 		return nil, err
@@ -80,8 +87,22 @@ func run(ctx context.Context, bootstrap string, n int) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"rows": n, "arrow_rows_per_s": int(float64(n) / arrowSecs), "row_rows_per_s": int(float64(n) / rowSecs)}, nil
+	out := map[string]any{"rows": n, "arrow_rows_per_s": int(float64(n) / arrowSecs), "row_rows_per_s": int(float64(n) / rowSecs)}
+	if python == "" {
+		return out, nil
+	}
+	adbcSecs, pyflussSecs, err := peerScans(ctx, python, bootstrap, path, n)
+	if err != nil {
+		return nil, err
+	}
+	out["adbc_flightsql_rows_per_s"] = int(float64(n) / adbcSecs)
+	out["pyfluss_to_arrow_rows_per_s"] = int(float64(n) / pyflussSecs)
+	out["adbc_vs_native_arrow"] = round2(arrowSecs / adbcSecs)
+	out["adbc_vs_pyfluss_to_arrow"] = round2(pyflussSecs / adbcSecs)
+	return out, nil
 }
+
+func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
 func timeScan(ctx context.Context, t *flussrpc.Table, n int, arrow bool) (float64, error) {
 	sc, err := t.NewLogScanner(flussrpc.LogScanOptions{Bounded: true})
