@@ -20,15 +20,6 @@ import (
 	"github.com/gofluss/fluss/planner"
 )
 
-// A statement ticket starts with its kind: a query to run when the
-// client fetches it, or a result the server computed already (the rows
-// of SHOW and friends, or nothing for DDL and writes run through the
-// query path, as ADBC's cursor.execute does).
-const (
-	ticketQuery  = 'q'
-	ticketResult = 'r'
-)
-
 // lease is a session lent to one call: release gives it back (closing a
 // one-off session, unlocking a shared one).
 type lease struct {
@@ -226,15 +217,14 @@ func (s *Server) GetFlightInfoStatement(ctx context.Context, cmd fsql.StatementQ
 	defer l.release()
 	var handle []byte
 	if sc != nil {
-		handle = append([]byte{ticketQuery, byte(len(cmd.GetTransactionId()))}, cmd.GetTransactionId()...)
-		handle = append(handle, cmd.GetQuery()...)
+		handle = queryTicket(cmd.GetTransactionId(), cmd.GetQuery())
 	} else {
 		res, err := s.execute(ctx, l, pr, [][]driver.NamedValue{nil})
 		if err != nil {
 			return nil, statusOf(err)
 		}
 		sc = res.schema()
-		handle = append([]byte{ticketResult}, s.keepResult(res)...)
+		handle = resultTicket(s.keepResult(res))
 	}
 	ticket, err := fsql.CreateStatementQueryTicket(handle)
 	if err != nil {
@@ -259,29 +249,22 @@ func (s *Server) GetSchemaStatement(ctx context.Context, cmd fsql.StatementQuery
 
 // DoGetStatement streams the rows of a statement ticket.
 func (s *Server) DoGetStatement(ctx context.Context, ticket fsql.StatementQueryTicket) (*arrow.Schema, <-chan flight.StreamChunk, error) {
-	h := ticket.GetStatementHandle()
-	if len(h) == 0 {
-		return nil, nil, status.Error(codes.InvalidArgument, "fluss flightsql: empty statement ticket")
+	t, err := parseTicket(ticket.GetStatementHandle())
+	if err != nil {
+		return nil, nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	switch h[0] {
-	case ticketResult:
-		res, err := s.takeResult(ctx, string(h[1:]))
+	if t.result != "" {
+		res, err := s.takeResult(ctx, t.result)
 		if err != nil {
 			return nil, nil, err
 		}
 		return s.streamResult(ctx, res)
-	case ticketQuery:
-		if len(h) < 2 || len(h) < 2+int(h[1]) {
-			break
-		}
-		txID, query := h[2:2+int(h[1])], string(h[2+int(h[1]):])
-		l, err := s.session(ctx, txID)
-		if err != nil {
-			return nil, nil, err
-		}
-		return s.streamQuery(ctx, l, query, [][]driver.NamedValue{nil})
 	}
-	return nil, nil, status.Error(codes.InvalidArgument, "fluss flightsql: malformed statement ticket")
+	l, err := s.session(ctx, t.txID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.streamQuery(ctx, l, t.query, [][]driver.NamedValue{nil})
 }
 
 // streamQuery runs query once per argument row and streams the records
