@@ -203,7 +203,7 @@ func (f *scFetcher) run(node ServerNode, entries []scFetchEntry) {
 	s := f.s
 	req := f.request(entries)
 	var resp pb.FetchLogResponse
-	err := s.t.c.callNode(s.ctx, node, APIKeyFetchLog, req, &resp)
+	err := callNode(s.ctx, s.t.c, node, rpcFetchLog, req, &resp)
 	if err != nil {
 		if s.ctx.Err() != nil {
 			return

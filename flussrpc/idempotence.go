@@ -240,7 +240,7 @@ func (e *wrEngine) initWriter() error {
 	req := &pb.InitWriterRequest{TablePath: []*pb.PbTablePath{pbPath(e.table.info.Path)}}
 	for {
 		var resp pb.InitWriterResponse
-		err := e.c.callNode(e.ctx, e.c.anyServer(), APIKeyInitWriter, req, &resp)
+		err := callNode(e.ctx, e.c, e.c.anyServer(), rpcInitWriter, req, &resp)
 		if err == nil {
 			e.mu.Lock()
 			e.writerID = resp.GetWriterId()

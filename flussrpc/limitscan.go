@@ -54,7 +54,7 @@ func (t *Table) limitScanOnce(ctx context.Context, path PhysicalPath, bucket int
 		req.PartitionId = proto.Int64(rt.partitionID)
 	}
 	var resp pb.LimitScanResponse
-	if err := t.c.callNode(ctx, node, APIKeyLimitScan, req, &resp); err != nil {
+	if err := callNode(ctx, t.c, node, rpcLimitScan, req, &resp); err != nil {
 		return nil, err
 	}
 	if err := ErrorFromCode(resp.GetErrorCode(), resp.GetErrorMessage()); err != nil {
@@ -198,7 +198,7 @@ func (s *KVScanner) Next(ctx context.Context) ([][]any, error) {
 		req.ScannerId = s.id
 	}
 	var resp pb.ScanKvResponse
-	if err := s.t.c.callNode(ctx, s.node, APIKeyScanKV, req, &resp); err != nil {
+	if err := callNode(ctx, s.t.c, s.node, rpcScanKV, req, &resp); err != nil {
 		return nil, err
 	}
 	if err := ErrorFromCode(resp.GetErrorCode(), resp.GetErrorMessage()); err != nil {
@@ -232,5 +232,5 @@ func (s *KVScanner) Close(ctx context.Context) error {
 	}
 	s.done = true
 	req := &pb.ScanKvRequest{ScannerId: s.id, CallSeqId: proto.Int32(s.seq), CloseScanner: proto.Bool(true)}
-	return s.t.c.callNode(ctx, s.node, APIKeyScanKV, req, &pb.ScanKvResponse{})
+	return callNode(ctx, s.t.c, s.node, rpcScanKV, req, &pb.ScanKvResponse{})
 }

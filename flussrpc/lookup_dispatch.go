@@ -397,7 +397,7 @@ func (d *lkDispatcher) sendPoint(ctx context.Context, node ServerNode, groups []
 		req.BucketsReq = append(req.BucketsReq, &pb.PbLookupReqForBucket{BucketId: bucket, PartitionId: partition, Keys: keys})
 	}
 	var resp pb.LookupResponse
-	if err := d.c.callNode(ctx, node, APIKeyLookup, req, &resp); err != nil {
+	if err := callNode(ctx, d.c, node, rpcLookup, req, &resp); err != nil {
 		return nil, err
 	}
 	out := make(map[lkBucketKey]lkBucketResult, len(resp.GetBucketsResp()))
@@ -423,7 +423,7 @@ func (d *lkDispatcher) sendPrefix(ctx context.Context, node ServerNode, groups [
 		req.BucketsReq = append(req.BucketsReq, &pb.PbPrefixLookupReqForBucket{BucketId: bucket, PartitionId: partition, Keys: keys})
 	}
 	var resp pb.PrefixLookupResponse
-	if err := d.c.callNode(ctx, node, APIKeyPrefixLookup, req, &resp); err != nil {
+	if err := callNode(ctx, d.c, node, rpcPrefixLookup, req, &resp); err != nil {
 		return nil, err
 	}
 	out := make(map[lkBucketKey]lkBucketResult, len(resp.GetBucketsResp()))

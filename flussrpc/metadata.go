@@ -232,7 +232,7 @@ func (c *Client) fetchNodes(ctx context.Context) error {
 	var errs []error
 	for _, addr := range c.refreshCandidates() {
 		var resp pb.MetadataResponse
-		err := c.callAddr(ctx, addr, APIKeyGetMetadata, &pb.MetadataRequest{}, &resp)
+		err := callAddr(ctx, c, addr, rpcGetMetadata, &pb.MetadataRequest{}, &resp)
 		if err == nil && len(resp.GetTabletServers()) == 0 {
 			err = errNoTablets
 		}
@@ -295,7 +295,7 @@ func (c *Client) fetchRoute(ctx context.Context, p PhysicalPath) (*route, error)
 		}}
 	}
 	var resp pb.MetadataResponse
-	if err := c.callAnyRead(ctx, APIKeyGetMetadata, req, &resp); err != nil {
+	if err := callAnyRead(ctx, c, rpcGetMetadata, req, &resp); err != nil {
 		return nil, c.explainMetadataError(ctx, p, err)
 	}
 	c.setNodes(&resp)
@@ -314,7 +314,7 @@ func (c *Client) explainMetadataError(ctx context.Context, p PhysicalPath, err e
 		return err
 	}
 	var resp pb.TableExistsResponse
-	if c.callAnyRead(ctx, APIKeyTableExists, &pb.TableExistsRequest{TablePath: pbPath(p.TablePath)}, &resp) == nil && !resp.GetExists() {
+	if callAnyRead(ctx, c, rpcTableExists, &pb.TableExistsRequest{TablePath: pbPath(p.TablePath)}, &resp) == nil && !resp.GetExists() {
 		return &Error{Code: CodeTableNotExist, Message: fmt.Sprintf("table %s does not exist", p.TablePath), API: APIKeyGetMetadata}
 	}
 	return err

@@ -285,13 +285,10 @@ func (e *wrEngine) result(b *wrBatch, err error, offset int64) {
 // a server leave in the order their sequences were assigned, and waits for
 // the answer in another goroutine.
 func (e *wrEngine) dispatch(node ServerNode, batches []*wrBatch) {
-	api := APIKeyProduceLog
-	var req, resp proto.Message
 	tableID := proto.Int64(e.table.info.TableID)
 	timeout := proto.Int32(int32(e.cfg.requestTimout / time.Millisecond))
 	acks := proto.Int32(e.cfg.acks)
 	if e.kv {
-		api = APIKeyPutKV
 		r := &pb.PutKvRequest{Acks: acks, TableId: tableID, TimeoutMs: timeout}
 		if e.putKv != nil {
 			shape := e.putKv()
@@ -301,14 +298,19 @@ func (e *wrEngine) dispatch(node ServerNode, batches []*wrBatch) {
 		for _, b := range batches {
 			r.BucketsReq = append(r.BucketsReq, &pb.PbPutKvReqForBucket{PartitionId: wrPartitionPB(b), BucketId: proto.Int32(b.bs.key.bucket), Records: b.data})
 		}
-		req, resp = r, &pb.PutKvResponse{}
-	} else {
-		r := &pb.ProduceLogRequest{Acks: acks, TableId: tableID, TimeoutMs: timeout}
-		for _, b := range batches {
-			r.BucketsReq = append(r.BucketsReq, &pb.PbProduceLogReqForBucket{PartitionId: wrPartitionPB(b), BucketId: proto.Int32(b.bs.key.bucket), Records: b.data})
-		}
-		req, resp = r, &pb.ProduceLogResponse{}
+		sendBatches(e, node, batches, rpcPutKV, r, &pb.PutKvResponse{})
+		return
 	}
+	r := &pb.ProduceLogRequest{Acks: acks, TableId: tableID, TimeoutMs: timeout}
+	for _, b := range batches {
+		r.BucketsReq = append(r.BucketsReq, &pb.PbProduceLogReqForBucket{PartitionId: wrPartitionPB(b), BucketId: proto.Int32(b.bs.key.bucket), Records: b.data})
+	}
+	sendBatches(e, node, batches, rpcProduceLog, r, &pb.ProduceLogResponse{})
+}
+
+// sendBatches is dispatch's request path for either write API: it starts
+// the request here and awaits its answer in a goroutine of its own.
+func sendBatches[Req, Resp proto.Message](e *wrEngine, node ServerNode, batches []*wrBatch, r rpc[Req, Resp], req Req, resp Resp) {
 	fail := func(err error) {
 		for _, b := range batches {
 			e.result(b, err, -1)
@@ -321,7 +323,7 @@ func (e *wrEngine) dispatch(node ServerNode, batches []*wrBatch) {
 		fail(err)
 		return
 	}
-	w, err := cn.start(ctx, api, req)
+	w, err := r.start(ctx, cn, req)
 	if err != nil {
 		cancel()
 		fail(err)
@@ -331,7 +333,7 @@ func (e *wrEngine) dispatch(node ServerNode, batches []*wrBatch) {
 	go func() {
 		defer e.awaiting.Done()
 		defer cancel()
-		if err := cn.await(ctx, api, w, resp); err != nil {
+		if err := r.await(ctx, cn, w, resp); err != nil {
 			fail(err)
 			return
 		}
