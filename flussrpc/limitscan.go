@@ -109,17 +109,17 @@ func (t *Table) decodeValueBatch(ctx context.Context, b []byte) ([][]any, error)
 
 // decodeLogRows decodes concatenated log batches into table rows.
 func (t *Table) decodeLogRows(ctx context.Context, b []byte, node ServerNode) ([][]any, error) {
-	proj, err := newScProjection(t, nil)
+	proj, err := newProjection(t, nil)
 	if err != nil {
 		return nil, err
 	}
-	dec, err := newScDecoders(t, proj, false)
+	dec, err := newScanDecoders(t, proj, false)
 	if err != nil {
 		return nil, err
 	}
 	defer dec.release()
-	c := &scCompleted{records: b, line: scLineOf(ctx, t.c, node)}
-	recs, _, err := dec.rows(ctx, nil, c, scCursor{from: EarliestOffset, end: -1})
+	c := &completedFetch{records: b, line: serverLineOf(ctx, t.c, node)}
+	recs, _, err := dec.rows(ctx, nil, c, readWindow{from: EarliestOffset, end: -1})
 	if err != nil {
 		return nil, err
 	}
@@ -130,9 +130,9 @@ func (t *Table) decodeLogRows(ctx context.Context, b []byte, node ServerNode) ([
 	return rows, nil
 }
 
-// scLineOf tells how a server writes magic-1 batches: 1.x servers
+// serverLineOf tells how a server writes magic-1 batches: 1.x servers
 // advertise SCAN_KV, 0.9 servers do not.
-func scLineOf(ctx context.Context, c *Client, node ServerNode) codec.ServerLine {
+func serverLineOf(ctx context.Context, c *Client, node ServerNode) codec.ServerLine {
 	if cn, err := c.pool.get(ctx, node.Addr()); err == nil {
 		if _, has := cn.advertised[APIKeyScanKV]; has {
 			return codec.Line1x

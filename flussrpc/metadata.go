@@ -39,6 +39,13 @@ func (p PhysicalPath) String() string {
 	return p.TablePath.String() + "(" + p.Partition + ")"
 }
 
+// bucketKey names a bucket of a table by partition name ("" for none), as
+// the writers and the log scanner key their per-bucket state.
+type bucketKey struct {
+	partition string
+	bucket    int32
+}
+
 // ServerNode is one server of the cluster as the metadata reports it. The
 // address is the one of the listener the client is connected through.
 type ServerNode struct {

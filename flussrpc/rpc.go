@@ -63,20 +63,10 @@ var (
 	rpcScanKV                 = rpc[*pb.ScanKvRequest, *pb.ScanKvResponse]{APIKeyScanKV}
 )
 
-// call sends req on cn and decodes the answer into resp (conn.call).
+// call sends req on cn and decodes the answer into resp (conn.call). The
+// handshake uses it on a connection the pool does not hold yet.
 func (r rpc[Req, Resp]) call(ctx context.Context, cn *conn, req Req, resp Resp) error {
 	return cn.call(ctx, r.key, req, resp)
-}
-
-// start writes req on cn and returns the waiter that await completes
-// (conn.start); the writer's sender uses the two halves separately.
-func (r rpc[Req, Resp]) start(ctx context.Context, cn *conn, req Req) (*waiter, error) {
-	return cn.start(ctx, r.key, req)
-}
-
-// await waits for the answer to a request started with start.
-func (r rpc[Req, Resp]) await(ctx context.Context, cn *conn, w *waiter, resp Resp) error {
-	return cn.await(ctx, r.key, w, resp)
 }
 
 // roundTrip sends req at an explicit version and waits for the answer. It
@@ -90,16 +80,45 @@ func (r rpc[Req, Resp]) roundTrip(ctx context.Context, cn *conn, version int16, 
 	return cn.await(ctx, r.key, w, resp)
 }
 
-// callAddr sends one request to the server at addr: the one way from a
-// Client to a connection, under the client's request timeout.
+// inflight is a request written to a server whose answer is still to be
+// awaited. It is a value, so a request costs no allocation for it.
+type inflight[Req, Resp proto.Message] struct {
+	r  rpc[Req, Resp]
+	cn *conn
+	w  *waiter
+}
+
+// startAt writes req to the server at addr through the client's pool
+// (Client.connTo, conn.start): the first half of every request a Client
+// sends. callAddr awaits the answer at once; the writer's sender awaits it
+// in another goroutine, so that its requests to a server leave in order.
+func startAt[Req, Resp proto.Message](ctx context.Context, c *Client, addr string, r rpc[Req, Resp], req Req) (inflight[Req, Resp], error) {
+	cn, err := c.connTo(ctx, addr)
+	if err != nil {
+		return inflight[Req, Resp]{}, err
+	}
+	w, err := cn.start(ctx, r.key, req)
+	if err != nil {
+		return inflight[Req, Resp]{}, err
+	}
+	return inflight[Req, Resp]{r: r, cn: cn, w: w}, nil
+}
+
+// await waits for the answer and decodes it into resp (conn.await).
+func (f inflight[Req, Resp]) await(ctx context.Context, resp Resp) error {
+	return f.cn.await(ctx, f.r.key, f.w, resp)
+}
+
+// callAddr sends one request to the server at addr under the client's
+// request timeout and waits for its answer.
 func callAddr[Req, Resp proto.Message](ctx context.Context, c *Client, addr string, r rpc[Req, Resp], req Req, resp Resp) error {
 	ctx, cancel := c.withTimeout(ctx)
 	defer cancel()
-	cn, err := c.connTo(ctx, addr)
+	f, err := startAt(ctx, c, addr, r, req)
 	if err != nil {
 		return err
 	}
-	return r.call(ctx, cn, req, resp)
+	return f.await(ctx, resp)
 }
 
 // callNode sends one request to a known server node.
