@@ -133,7 +133,7 @@ func (t *Table) decodeLogRows(ctx context.Context, b []byte, node ServerNode) ([
 // serverLineOf tells how a server writes magic-1 batches: 1.x servers
 // advertise SCAN_KV, 0.9 servers do not.
 func serverLineOf(ctx context.Context, c *Client, node ServerNode) codec.ServerLine {
-	if cn, err := c.pool.get(ctx, node.Addr()); err == nil {
+	if cn, err := c.connTo(ctx, node.Addr()); err == nil {
 		if _, has := cn.advertised[APIKeyScanKV]; has {
 			return codec.Line1x
 		}
@@ -172,7 +172,7 @@ func (t *Table) NewKVScanner(ctx context.Context, partition string, bucket int32
 	if err != nil {
 		return nil, err
 	}
-	cn, err := t.c.pool.get(ctx, node.Addr())
+	cn, err := t.c.connTo(ctx, node.Addr())
 	if err != nil {
 		return nil, err
 	}
