@@ -15,6 +15,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/pb"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/fakefluss"
 )
 
 var scCastagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -52,13 +53,13 @@ func scTestBatch(t *testing.T, base int64, n int) []byte {
 	return out
 }
 
-func fetchReq(t *testing.T, r fakeRequest) *pb.FetchLogRequest {
+func fetchReq(t *testing.T, r fakefluss.Request) *pb.FetchLogRequest {
 	t.Helper()
-	if r.api != APIKeyFetchLog {
-		t.Fatalf("got %s, want FETCH_LOG", r.api)
+	if APIKey(r.API) != APIKeyFetchLog {
+		t.Fatalf("got %s, want FETCH_LOG", APIKey(r.API))
 	}
 	var req pb.FetchLogRequest
-	if err := proto.Unmarshal(r.body, &req); err != nil {
+	if err := r.Decode(&req); err != nil {
 		t.Fatal(err)
 	}
 	return &req
@@ -81,10 +82,10 @@ type scFetchAnswer struct {
 	code    ErrorCode
 }
 
-func replyFetch(r fakeRequest, answers map[int32]scFetchAnswer) {
-	resp := &pb.FetchLogResponse{TablesResp: []*pb.PbFetchLogRespForTable{{TableId: proto.Int64(7)}}}
+func replyFetch(r fakefluss.Request, answers map[int32]scFetchAnswer) {
 	var req pb.FetchLogRequest
-	_ = proto.Unmarshal(r.body, &req)
+	_ = r.Decode(&req)
+	resp := &pb.FetchLogResponse{TablesResp: []*pb.PbFetchLogRespForTable{{TableId: req.GetTablesReq()[0].TableId}}}
 	for _, b := range req.GetTablesReq()[0].GetBucketsReq() {
 		a := answers[b.GetBucketId()]
 		br := &pb.PbFetchLogRespForBucket{BucketId: proto.Int32(b.GetBucketId()), HighWatermark: proto.Int64(100)}
@@ -96,15 +97,15 @@ func replyFetch(r fakeRequest, answers map[int32]scFetchAnswer) {
 		br.RemoteLogFetchInfo = a.remote
 		resp.TablesResp[0].BucketsResp = append(resp.TablesResp[0].BucketsResp, br)
 	}
-	r.sc.reply(r.id, resp)
+	r.Reply(resp)
 }
 
 // fetchFor returns the next fetch request naming bucket, answering the
 // ones that do not (other buckets, after a short wait) with no data.
-func (f *scFakeCluster) fetchFor(bucket int32) (fakeRequest, int64) {
+func (f *scFakeCluster) fetchFor(bucket int32) (fakefluss.Request, int64) {
 	f.t.Helper()
 	for {
-		r := f.next()
+		r := f.Next()
 		offs := fetchOffsets(fetchReq(f.t, r))
 		if off, ok := offs[bucket]; ok {
 			return r, off
@@ -163,7 +164,7 @@ func TestFetchScripted(t *testing.T) {
 	done := make(chan polled)
 	go func() { done <- polled{pollOffsets(t, s, 4)} }()
 
-	r := f.next()
+	r := f.Next()
 	req := fetchReq(t, r)
 	if got := fetchOffsets(req); len(got) != 2 || got[0] != 3 || got[1] != 0 {
 		t.Fatalf("first fetch asks %v, want both buckets in one request", got)
@@ -172,7 +173,7 @@ func TestFetchScripted(t *testing.T) {
 		req.GetTablesReq()[0].GetBucketsReq()[0].GetMaxFetchBytes() != DefaultScanMaxBucketFetchBytes || req.GetTablesReq()[0].GetProjectionPushdownEnabled() {
 		t.Fatalf("fetch parameters: %v", req)
 	}
-	f.none(100 * time.Millisecond) // never two fetches to one server
+	f.ExpectNone(100 * time.Millisecond) // never two fetches to one server
 	tail := scTestBatch(t, 8, 2)
 	recs := append(append(append(scTestBatch(t, 0, 5), scTestBatch(t, 5, 0)...), scTestBatch(t, 6, 2)...), tail[:30]...)
 	replyFetch(r, map[int32]scFetchAnswer{0: {records: recs}})
@@ -228,20 +229,20 @@ func TestFetchScripted(t *testing.T) {
 	}
 	replyFetch(r, map[int32]scFetchAnswer{0: {code: CodeLogOffsetOutOfRange}})
 	for i := 0; i < 2; { // earliest, latest
-		lr := f.next()
-		if lr.api == APIKeyFetchLog {
+		lr := f.Next()
+		if APIKey(lr.API) == APIKeyFetchLog {
 			time.Sleep(20 * time.Millisecond)
 			replyFetch(lr, nil)
 			continue
 		}
 		i++
 		var lreq pb.ListOffsetsRequest
-		_ = proto.Unmarshal(lr.body, &lreq)
+		_ = lr.Decode(&lreq)
 		off := int64(20)
 		if lreq.GetOffsetType() == offsetLatest {
 			off = 30
 		}
-		lr.sc.reply(lr.id, &pb.ListOffsetsResponse{BucketsResp: []*pb.PbListOffsetsRespForBucket{{BucketId: proto.Int32(0), Offset: proto.Int64(off)}}})
+		lr.Reply(&pb.ListOffsetsResponse{BucketsResp: []*pb.PbListOffsetsRespForBucket{{BucketId: proto.Int32(0), Offset: proto.Int64(off)}}})
 	}
 	if r, off = f.fetchFor(0); off != 20 {
 		t.Fatalf("fetch after reset asks offset %d, want 20", off)
