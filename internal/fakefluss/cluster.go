@@ -51,7 +51,7 @@ type Cluster struct {
 // tablet servers only (bucket leaders), the rest by every server.
 var (
 	coordinatorAPIs = []APIKey{CreateDatabase, DropDatabase, CreateTable, DropTable}
-	dataAPIs        = []APIKey{ProduceLog, FetchLog, PutKV, Lookup, ListOffsets, InitWriter, LimitScan}
+	dataAPIs        = []APIKey{ProduceLog, FetchLog, PutKV, Lookup, ListOffsets, InitWriter, LimitScan, GetTableStats}
 	sharedAPIs      = []APIKey{ListDatabases, DatabaseExists, GetDatabaseInfo, GetTableInfo, ListTables, TableExists, GetTableSchema, GetMetadata}
 )
 
@@ -231,6 +231,7 @@ var handlers = map[APIKey]handlerFunc{
 	FetchLog:        on((*Cluster).fetchLog),
 	ListOffsets:     on((*Cluster).listOffsets),
 	LimitScan:       on((*Cluster).limitScan),
+	GetTableStats:   on((*Cluster).tableStats),
 }
 
 func now() int64 { return time.Now().UnixMilli() }

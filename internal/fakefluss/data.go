@@ -195,14 +195,15 @@ func (c *Cluster) fetchOnce(node int32, req *pb.FetchLogRequest) (resp *pb.Fetch
 	for _, tr := range req.GetTablesReq() {
 		out := &pb.PbFetchLogRespForTable{TableId: tr.TableId}
 		t, terr := c.tableByID(tr.GetTableId())
-		if terr == nil && tr.GetProjectionPushdownEnabled() && len(tr.GetProjectedFields()) != len(t.desc.Schema.Columns) {
-			terr = serverError{codeInvalidTable, "fakefluss: projection pushdown is not modelled; read all columns"}
+		var proj []int32
+		if tr.GetProjectionPushdownEnabled() {
+			proj = tr.GetProjectedFields()
 		}
 		for _, br := range tr.GetBucketsReq() {
 			bo := &pb.PbFetchLogRespForBucket{PartitionId: br.PartitionId, BucketId: br.BucketId}
 			if terr != nil {
 				bo.ErrorCode, bo.ErrorMessage = bucketError(terr)
-			} else if err := c.fetchBucket(t, br, node, bo); err != nil {
+			} else if err := c.fetchBucket(t, br, proj, node, bo); err != nil {
 				bo.ErrorCode, bo.ErrorMessage = bucketError(err)
 			}
 			any = any || len(bo.Records) > 0
@@ -214,8 +215,9 @@ func (c *Cluster) fetchOnce(node int32, req *pb.FetchLogRequest) (resp *pb.Fetch
 }
 
 // fetchBucket returns whole batches from the one holding the fetch offset
-// on, at least one and then up to max_fetch_bytes.
-func (c *Cluster) fetchBucket(t *table, br *pb.PbFetchLogReqForBucket, node int32, out *pb.PbFetchLogRespForBucket) error {
+// on, at least one and then up to max_fetch_bytes; proj, when not nil,
+// are the columns to keep (projection push-down, ARROW tables).
+func (c *Cluster) fetchBucket(t *table, br *pb.PbFetchLogReqForBucket, proj []int32, node int32, out *pb.PbFetchLogRespForBucket) error {
 	b, err := c.bucketOf(t, br.PartitionId, br.GetBucketId(), node)
 	if err != nil {
 		return err
@@ -231,10 +233,16 @@ func (c *Cluster) fetchBucket(t *table, br *pb.PbFetchLogReqForBucket, node int3
 		if lb.next <= from {
 			continue
 		}
-		if len(records) > 0 && len(records)+len(lb.raw) > int(br.GetMaxFetchBytes()) {
+		raw := lb.raw
+		if proj != nil {
+			if raw, err = project(t, raw, proj); err != nil {
+				return serverError{codeCorruptRecord, "fakefluss: projecting: " + err.Error()}
+			}
+		}
+		if len(records) > 0 && len(records)+len(raw) > int(br.GetMaxFetchBytes()) {
 			break
 		}
-		records = append(records, lb.raw...)
+		records = append(records, raw...)
 	}
 	out.Records = records
 	return nil
@@ -325,4 +333,24 @@ func (b *bucket) tail(n int64) []byte {
 		}
 	}
 	return out
+}
+
+func (c *Cluster) tableStats(node int32, req *pb.GetTableStatsRequest) (proto.Message, error) {
+	t, err := c.tableByID(req.GetTableId())
+	if err != nil {
+		return nil, err
+	}
+	resp := &pb.GetTableStatsResponse{}
+	for _, br := range req.GetBucketsReq() {
+		out := &pb.PbTableStatsRespForBucket{PartitionId: br.PartitionId, BucketId: br.BucketId}
+		if b, err := c.bucketOf(t, br.PartitionId, br.GetBucketId(), node); err != nil {
+			out.ErrorCode, out.ErrorMessage = bucketError(err)
+		} else if t.desc.HasPrimaryKey() {
+			out.RowCount = proto.Int64(int64(len(b.kv)))
+		} else {
+			out.RowCount = proto.Int64(b.end)
+		}
+		resp.BucketsResp = append(resp.BucketsResp, out)
+	}
+	return resp, nil
 }
