@@ -27,6 +27,15 @@ func newFakeServerWith(t *testing.T, cfg fakefluss.Config, apis ...APIKey) *fake
 	return fakefluss.New(t, cfg)
 }
 
+// The fake numbers the APIs as this client does.
+func TestFakeAPIKeysMatch(t *testing.T) {
+	for _, k := range fakefluss.APIs() {
+		if got, want := APIKey(k).String(), k.String(); got != want {
+			t.Errorf("api key %d is %s here, %s in fakefluss", int16(k), got, want)
+		}
+	}
+}
+
 func fakeAPIs(apis []APIKey) []fakefluss.APIKey {
 	out := make([]fakefluss.APIKey, len(apis))
 	for i, k := range apis {

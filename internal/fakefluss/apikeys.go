@@ -1,6 +1,10 @@
 package fakefluss
 
-import "strconv"
+import (
+	"maps"
+	"slices"
+	"strconv"
+)
 
 // APIKey is the api key of a request frame, as the server numbers its
 // RPCs. The fake keeps its own table, as a server does; flussrpc's tests
@@ -54,3 +58,6 @@ func (k APIKey) String() string {
 	}
 	return "APIKey(" + strconv.Itoa(int(k)) + ")"
 }
+
+// APIs returns every API key the fake knows, ascending.
+func APIs() []APIKey { return slices.Sorted(maps.Keys(apiNames)) }
