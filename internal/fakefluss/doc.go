@@ -10,15 +10,18 @@
 //     client's transport script the server this way.
 //   - Cluster is a small in-memory model behind a coordinator and tablet
 //     servers: metadata, databases, tables, PUT_KV/LOOKUP/LIMIT_SCAN on
-//     primary-key tables and PRODUCE_LOG/FETCH_LOG/LIST_OFFSETS/LIMIT_SCAN
-//     on log tables, enough for the executor to run DDL, writes, point
-//     lookups and log scans. Chosen APIs can still be forwarded to the test.
+//     primary-key tables, PRODUCE_LOG/FETCH_LOG/LIST_OFFSETS/LIMIT_SCAN on
+//     log tables and GET_TABLE_STATS on both, enough for the executor to
+//     run DDL, writes, point lookups, counts and log scans. Chosen APIs can
+//     still be forwarded to the test.
 //
-// The model stores record batches as the client wrote them (it decodes KV
-// batches into keys and values, and only rewrites the offsets of log
-// batches), so what a client reads back is exactly what it sent. It does
-// not model partitions, replication, ACLs, snapshots or failures; the
-// integration suite against the real cluster (make test) covers those.
+// The model keeps record bytes as the client wrote them: it splits KV
+// batches into keys and values, assigns offsets and commit times to log
+// batches, and cuts ARROW batches down to the projected columns when a
+// fetch asks for it. It does not model partitions, replication, ACLs,
+// snapshots, partial updates, the changelog of primary-key tables or
+// failures; the integration suite against the real cluster (make test)
+// covers those.
 //
 // The package must not import flussrpc: flussrpc's own tests use it.
 package fakefluss
