@@ -6,9 +6,11 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -86,6 +88,21 @@ type ConnConfig struct {
 	// under DialTimeout and its failures are dial errors: nothing of any
 	// request has been sent.
 	TLS *tls.Config
+}
+
+// Format prints the configuration with a non-empty Password replaced by
+// "xxxxx", whatever the verb: without it %v and %#v of a ConnConfig, or of
+// a Config holding one, showed the password.
+func (cfg ConnConfig) Format(f fmt.State, verb rune) {
+	if cfg.Password != "" {
+		cfg.Password = "xxxxx"
+	}
+	type plain ConnConfig // the same fields, without this method
+	s := fmt.Sprintf(fmt.FormatString(f, verb), plain(cfg))
+	if verb == 'v' && f.Flag('#') {
+		s = "flussrpc.ConnConfig" + strings.TrimPrefix(s, "flussrpc.plain")
+	}
+	io.WriteString(f, s)
 }
 
 // withDefaults fills zero fields with their defaults.
