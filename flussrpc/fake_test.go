@@ -57,10 +57,10 @@ func dialTest(t *testing.T, s *fakefluss.Server, cfg ConnConfig) *conn {
 	return c
 }
 
-// scFakeCluster is a fake cluster (a coordinator and one tablet server
+// fakeCluster is a fake cluster (a coordinator and one tablet server
 // leading every bucket) holding one table db.t; requests of the APIs it
 // was made with are handed to the test, the rest the model answers.
-type scFakeCluster struct {
+type fakeCluster struct {
 	*fakefluss.Cluster
 	t       *testing.T
 	c       *Client
@@ -68,10 +68,10 @@ type scFakeCluster struct {
 	tableID int64
 }
 
-func newScFakeCluster(t *testing.T, buckets int, apis ...APIKey) *scFakeCluster {
+func newFakeCluster(t *testing.T, buckets int, apis ...APIKey) *fakeCluster {
 	t.Helper()
 	fc := fakefluss.NewCluster(t, fakefluss.ClusterConfig{Forward: fakeAPIs(apis)})
-	f := &scFakeCluster{Cluster: fc, t: t, path: TablePath{Database: "db", Table: "t"}}
+	f := &fakeCluster{Cluster: fc, t: t, path: TablePath{Database: "db", Table: "t"}}
 	s, err := schema.NewSchema([]schema.Column{schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.Int())}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -91,10 +91,10 @@ func newScFakeCluster(t *testing.T, buckets int, apis ...APIKey) *scFakeCluster 
 }
 
 // metadataRequests counts the GET_METADATA requests so far.
-func (f *scFakeCluster) metadataRequests() int { return f.Requests(fakefluss.GetMetadata) }
+func (f *fakeCluster) metadataRequests() int { return f.Requests(fakefluss.GetMetadata) }
 
 // table returns a Table handle for the fake table with the given schema.
-func (f *scFakeCluster) table(desc schema.TableDescriptor) *Table {
+func (f *fakeCluster) table(desc schema.TableDescriptor) *Table {
 	info := &TableInfo{Path: f.path, TableID: f.tableID, SchemaID: 1, Descriptor: desc}
 	return &Table{c: f.c, info: info, schemas: map[int32]schema.Schema{1: desc.Schema}}
 }

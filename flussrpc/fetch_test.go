@@ -20,7 +20,7 @@ import (
 
 var scCastagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-func scTestDesc(t *testing.T) schema.TableDescriptor {
+func testDesc(t *testing.T) schema.TableDescriptor {
 	s, err := schema.NewSchema([]schema.Column{schema.NewColumn("a", schema.Int()), schema.NewColumn("b", schema.String())}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -29,9 +29,9 @@ func scTestDesc(t *testing.T) schema.TableDescriptor {
 	return schema.TableDescriptor{Schema: s, BucketCount: &n, Properties: map[string]string{schema.OptLogFormat: schema.FormatCompacted}}
 }
 
-// scTestBatch builds a COMPACTED log batch at base holding rows a=base..,
+// testBatch builds a COMPACTED log batch at base holding rows a=base..,
 // or a header-only batch when n == 0 (which still takes one offset).
-func scTestBatch(t *testing.T, base int64, n int) []byte {
+func testBatch(t *testing.T, base int64, n int) []byte {
 	t.Helper()
 	enc, err := codec.NewCompactedEncoder([]schema.DataType{schema.Int(), schema.String()})
 	if err != nil {
@@ -76,13 +76,13 @@ func fetchOffsets(req *pb.FetchLogRequest) map[int32]int64 {
 	return out
 }
 
-type scFetchAnswer struct {
+type fetchAnswer struct {
 	records []byte
 	remote  *pb.PbRemoteLogFetchInfo
 	code    ErrorCode
 }
 
-func replyFetch(r fakefluss.Request, answers map[int32]scFetchAnswer) {
+func replyFetch(r fakefluss.Request, answers map[int32]fetchAnswer) {
 	var req pb.FetchLogRequest
 	_ = r.Decode(&req)
 	resp := &pb.FetchLogResponse{TablesResp: []*pb.PbFetchLogRespForTable{{TableId: req.GetTablesReq()[0].TableId}}}
@@ -102,7 +102,7 @@ func replyFetch(r fakefluss.Request, answers map[int32]scFetchAnswer) {
 
 // fetchFor returns the next fetch request naming bucket, answering the
 // ones that do not (other buckets, after a short wait) with no data.
-func (f *scFakeCluster) fetchFor(bucket int32) (fakefluss.Request, int64) {
+func (f *fakeCluster) fetchFor(bucket int32) (fakefluss.Request, int64) {
 	f.t.Helper()
 	for {
 		r := f.Next()
@@ -143,8 +143,8 @@ func pollOffsets(t *testing.T, s *LogScanner, want int) []int64 {
 // LOG_OFFSET_OUT_OF_RANGE below the log start resets to the earliest
 // offset.
 func TestFetchScripted(t *testing.T) {
-	f := newScFakeCluster(t, 2, APIKeyFetchLog, APIKeyListOffsets)
-	tbl := f.table(scTestDesc(t))
+	f := newFakeCluster(t, 2, APIKeyFetchLog, APIKeyListOffsets)
+	tbl := f.table(testDesc(t))
 	s, err := tbl.NewLogScanner(LogScanOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -174,9 +174,9 @@ func TestFetchScripted(t *testing.T) {
 		t.Fatalf("fetch parameters: %v", req)
 	}
 	f.ExpectNone(100 * time.Millisecond) // never two fetches to one server
-	tail := scTestBatch(t, 8, 2)
-	recs := append(append(append(scTestBatch(t, 0, 5), scTestBatch(t, 5, 0)...), scTestBatch(t, 6, 2)...), tail[:30]...)
-	replyFetch(r, map[int32]scFetchAnswer{0: {records: recs}})
+	tail := testBatch(t, 8, 2)
+	recs := append(append(append(testBatch(t, 0, 5), testBatch(t, 5, 0)...), testBatch(t, 6, 2)...), tail[:30]...)
+	replyFetch(r, map[int32]fetchAnswer{0: {records: recs}})
 	if got := (<-done).offs; len(got) != 4 || got[0] != 3 || got[1] != 4 || got[2] != 6 || got[3] != 7 {
 		t.Fatalf("polled offsets %v, want [3 4 6 7]", got)
 	}
@@ -190,8 +190,8 @@ func TestFetchScripted(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, seg), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	first := append(scTestBatch(t, 0, 5), scTestBatch(t, 5, 3)...)
-	file := append(append([]byte(nil), first...), scTestBatch(t, 8, 2)...)
+	first := append(testBatch(t, 0, 5), testBatch(t, 5, 3)...)
+	file := append(append([]byte(nil), first...), testBatch(t, 8, 2)...)
 	if err := os.WriteFile(filepath.Join(dir, seg, "00000000000000000000.log"), file, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -200,13 +200,13 @@ func TestFetchScripted(t *testing.T) {
 	if off != 8 {
 		t.Fatalf("second fetch asks offset %d", off)
 	}
-	replyFetch(r, map[int32]scFetchAnswer{0: {remote: &pb.PbRemoteLogFetchInfo{
+	replyFetch(r, map[int32]fetchAnswer{0: {remote: &pb.PbRemoteLogFetchInfo{
 		RemoteLogTabletDir: proto.String("file://" + dir),
 		RemoteLogSegments: []*pb.PbRemoteLogSegment{{
 			RemoteLogSegmentId: proto.String(seg), RemoteLogStartOffset: proto.Int64(0),
 			RemoteLogEndOffset: proto.Int64(9), SegmentSizeInBytes: proto.Int32(int32(len(file))),
 		}},
-		FirstStartPos: proto.Int32(int32(len(scTestBatch(t, 0, 5)))), // an index position before offset 8
+		FirstStartPos: proto.Int32(int32(len(testBatch(t, 0, 5)))), // an index position before offset 8
 	}}})
 	if got := (<-done).offs; len(got) != 2 || got[0] != 8 || got[1] != 9 {
 		t.Fatalf("remote offsets %v, want [8 9]", got)
@@ -227,7 +227,7 @@ func TestFetchScripted(t *testing.T) {
 	if r, off = f.fetchFor(0); off != 10 {
 		t.Fatalf("third fetch asks offset %d", off)
 	}
-	replyFetch(r, map[int32]scFetchAnswer{0: {code: CodeLogOffsetOutOfRange}})
+	replyFetch(r, map[int32]fetchAnswer{0: {code: CodeLogOffsetOutOfRange}})
 	for i := 0; i < 2; { // earliest, latest
 		lr := f.Next()
 		if APIKey(lr.API) == APIKeyFetchLog {
@@ -306,12 +306,12 @@ func FuzzRemoteSegmentName(f *testing.F) {
 // scanner (row formats and remote chunk checks): errors, never panics.
 func FuzzScanDecode(f *testing.F) {
 	t := &testing.T{}
-	good := append(scTestBatch(t, 0, 3), scTestBatch(t, 3, 0)...)
+	good := append(testBatch(t, 0, 3), testBatch(t, 3, 0)...)
 	f.Add(good, int64(1))
 	f.Add(good[:40], int64(0))
 	f.Add([]byte{}, int64(-2))
 	f.Fuzz(func(t *testing.T, data []byte, from int64) {
-		tbl := &Table{info: &TableInfo{Path: TablePath{Database: "d", Table: "t"}, SchemaID: 1, Descriptor: scTestDesc(t)}}
+		tbl := &Table{info: &TableInfo{Path: TablePath{Database: "d", Table: "t"}, SchemaID: 1, Descriptor: testDesc(t)}}
 		tbl.schemas = map[int32]schema.Schema{1: tbl.info.Descriptor.Schema}
 		for _, noCRC := range []bool{false, true} {
 			proj, err := newScProjection(tbl, nil)

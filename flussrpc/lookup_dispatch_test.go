@@ -45,14 +45,14 @@ func lookupReply(t *testing.T, r fakefluss.Request, code int32) int {
 	return keys
 }
 
-func newTestCall(ctx context.Context, f *scFakeCluster, bucket int32, key string) *lkCall {
+func newTestCall(ctx context.Context, f *fakeCluster, bucket int32, key string) *lkCall {
 	return &lkCall{ctx: ctx, path: PhysicalPath{TablePath: f.path}, bucket: bucket, key: []byte(key), retry: newRetrier(), done: make(chan struct{})}
 }
 
 // A lone lookup is sent at once; lookups arriving while it is in flight
 // wait for it and leave together in one request, grouped by bucket.
 func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
-	f := newScFakeCluster(t, 2, APIKeyLookup)
+	f := newFakeCluster(t, 2, APIKeyLookup)
 	d := newLkDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
 	ctx := context.Background()
 	first := newTestCall(ctx, f, 0, "k0")
@@ -96,7 +96,7 @@ func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
 // Retriable per-bucket errors are retried after refreshing the route;
 // missing values are reported as not found.
 func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
-	f := newScFakeCluster(t, 1, APIKeyLookup)
+	f := newFakeCluster(t, 1, APIKeyLookup)
 	d := newLkDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
 	ctx := context.Background()
 	c1, c2 := newTestCall(ctx, f, 0, "a"), newTestCall(ctx, f, 0, "missing")
@@ -141,7 +141,7 @@ func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
 // bucket, not the first alone and the rest after it; MaxBatchKeys still
 // splits them.
 func TestLookupDispatchSubmitsManyTogether(t *testing.T) {
-	f := newScFakeCluster(t, 3, APIKeyLookup)
+	f := newFakeCluster(t, 3, APIKeyLookup)
 	d := newLkDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{MaxBatchKeys: 8})
 	ctx := context.Background()
 	var calls []*lkCall
@@ -173,7 +173,7 @@ func TestLookupDispatchSubmitsManyTogether(t *testing.T) {
 // and sends nothing: sent anyway, its answer could beat the cancellation
 // and the lookup succeed (seen under load).
 func TestLookupEndedContextSendsNothing(t *testing.T) {
-	f := newScFakeCluster(t, 1, APIKeyLookup)
+	f := newFakeCluster(t, 1, APIKeyLookup)
 	s, err := schema.NewSchema([]schema.Column{schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.Int())}, []string{"k"}, nil)
 	if err != nil {
 		t.Fatal(err)
