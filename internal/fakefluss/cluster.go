@@ -135,13 +135,13 @@ func (c *Cluster) SetLeaderless(buckets ...int32) {
 
 // Next returns the next forwarded request, failing the test after Wait.
 func (c *Cluster) Next() Request {
-	c.tb.Helper()
+	mustTB(c.tb).Helper()
 	return next(c.tb, c.fwd)
 }
 
 // ExpectNone fails the test if a request is forwarded within d.
 func (c *Cluster) ExpectNone(d time.Duration) {
-	c.tb.Helper()
+	mustTB(c.tb).Helper()
 	expectNone(c.tb, c.fwd, d)
 }
 

@@ -163,11 +163,15 @@ func (s *Server) ExpectNone(d time.Duration) {
 	expectNone(s.tb, s.reqs, d)
 }
 
-func (s *Server) mustTB() testing.TB {
-	if s.tb == nil {
-		panic("fakefluss: Next and ExpectNone need a server from New")
+func (s *Server) mustTB() testing.TB { return mustTB(s.tb) }
+
+// mustTB returns tb, which Next and ExpectNone fail; servers and clusters
+// from Start and StartCluster have none.
+func mustTB(tb testing.TB) testing.TB {
+	if tb == nil {
+		panic("fakefluss: Next and ExpectNone need a server from New or a cluster from NewCluster")
 	}
-	return s.tb
+	return tb
 }
 
 // next receives a forwarded request, failing tb after Wait.
