@@ -126,6 +126,24 @@ func TestEngineOnFake(t *testing.T) {
 			{sql: "SELECT * FROM kv WHERE id IN (1, 2)", want: "2|B\n"},
 			{sql: "SELECT COUNT(*) FROM kv", want: "3\n"},
 		}},
+		{"update", []step{
+			{sql: "CREATE TABLE p (id INT, a STRING, b STRING, PRIMARY KEY (id) NOT ENFORCED)", want: "0 rows affected"},
+			{sql: "UPDATE p SET a = 'x' WHERE id = 1", want: "0 rows affected"}, // no such key
+			{sql: "INSERT INTO p VALUES (1, 'a', 'b')", want: "1 rows affected"},
+			{sql: "UPDATE p SET a = 'x' WHERE id = 1", want: "1 rows affected"},
+			{sql: "SELECT * FROM p WHERE id = 1", want: "1|x|b\n"},
+		}},
+		{"describe and session state", []step{
+			{sql: "CREATE TABLE kv (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED)", want: "0 rows affected"},
+			{sql: "DESCRIBE kv", want: "id|INT|false|PRI,BUCKET|<nil>|<nil>\nname|STRING|true|<nil>|<nil>|<nil>\n"},
+			{sql: "SHOW CREATE TABLE kv", want: "CREATE TABLE `fluss`.`kv` (\n  `id` INT NOT NULL,\n  `name` STRING,\n  PRIMARY KEY (`id`) NOT ENFORCED\n)\nWITH (\n  'bucket.num' = '3'\n)\n"},
+			{sql: "SELECT table_name FROM information_schema.tables WHERE table_schema = 'fluss'", want: "kv\n"},
+			{sql: "CREATE DATABASE other", want: "0 rows affected"},
+			{sql: "USE other", want: "0 rows affected"},
+			{sql: "SELECT CURRENT_DATABASE()", want: "other\n"},
+			{sql: "SELECT * FROM kv WHERE id = 1", wantErr: "kv"},
+			{sql: "SELECT * FROM fluss.kv WHERE id = 1", want: ""},
+		}},
 		{"log table", []step{
 			{sql: "CREATE TABLE events (seq INT, what STRING) WITH ('bucket.num' = '1')", want: "0 rows affected"},
 			{sql: "INSERT INTO events VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')", want: "4 rows affected"},

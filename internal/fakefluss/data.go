@@ -66,13 +66,16 @@ func (c *Cluster) putKV(node int32, req *pb.PutKvRequest) (proto.Message, error)
 	if !t.desc.HasPrimaryKey() {
 		return nil, serverError{codeNonPrimaryKeyTable, fmt.Sprintf("Table %s is not a primary key table.", t.path)}
 	}
-	if len(req.GetTargetColumns()) > 0 {
-		return nil, serverError{codeInvalidTable, "fakefluss: partial updates are not modelled"}
+	var partial *partialUpdate
+	if cols := req.GetTargetColumns(); len(cols) > 0 {
+		if partial, err = newPartialUpdate(t, cols); err != nil {
+			return nil, err
+		}
 	}
 	resp := &pb.PutKvResponse{}
 	for _, br := range req.GetBucketsReq() {
 		out := &pb.PbPutKvRespForBucket{PartitionId: br.PartitionId, BucketId: br.BucketId}
-		if err := c.putBucket(t, br, node); err != nil {
+		if err := c.putBucket(t, br, partial, node); err != nil {
 			out.ErrorCode, out.ErrorMessage = bucketError(err)
 		}
 		resp.BucketsResp = append(resp.BucketsResp, out)
@@ -80,7 +83,9 @@ func (c *Cluster) putKV(node int32, req *pb.PutKvRequest) (proto.Message, error)
 	return resp, nil
 }
 
-func (c *Cluster) putBucket(t *table, br *pb.PbPutKvReqForBucket, node int32) error {
+// putBucket applies the KV batch of one bucket; partial, when not nil,
+// limits the writes to its target columns.
+func (c *Cluster) putBucket(t *table, br *pb.PbPutKvReqForBucket, partial *partialUpdate, node int32) error {
 	b, err := c.bucketOf(t, br.PartitionId, br.GetBucketId(), node)
 	if err != nil {
 		return err
@@ -90,13 +95,97 @@ func (c *Cluster) putBucket(t *table, br *pb.PbPutKvReqForBucket, node int32) er
 		return serverError{codeCorruptRecord, err.Error()}
 	}
 	for _, r := range batch.Records {
-		if r.Value == nil {
+		value := r.Value
+		if partial != nil {
+			if value, err = partial.merge(b.kv[string(r.Key)], r.Value); err != nil {
+				return serverError{codeCorruptRecord, err.Error()}
+			}
+		}
+		if value == nil {
 			delete(b.kv, string(r.Key))
 			continue
 		}
-		b.kv[string(r.Key)] = codec.AppendLookupValue(nil, batch.SchemaID, r.Value)
+		b.kv[string(r.Key)] = codec.AppendLookupValue(nil, batch.SchemaID, value)
 	}
 	return nil
+}
+
+// partialUpdate merges writes of some columns (PUT_KV target_columns)
+// into the stored rows, as the server's partial updater does.
+type partialUpdate struct {
+	target []bool // by column position
+	pk     []bool
+	dec    *codec.RowDecoder
+	enc    *codec.RowEncoder
+}
+
+func newPartialUpdate(t *table, cols []int32) (*partialUpdate, error) {
+	s := t.desc.Schema
+	format, ok := codec.ParseRowFormat(t.desc.KvFormat())
+	if !ok {
+		return nil, serverError{codeInvalidTable, "fakefluss: unknown kv format " + t.desc.KvFormat()}
+	}
+	dec, err := codec.NewRowDecoder(format, s.Types())
+	if err != nil {
+		return nil, err
+	}
+	enc, err := codec.NewRowEncoder(format, s.Types())
+	if err != nil {
+		return nil, err
+	}
+	p := &partialUpdate{target: make([]bool, len(s.Columns)), pk: make([]bool, len(s.Columns)), dec: dec, enc: enc}
+	for _, c := range cols {
+		if c < 0 || int(c) >= len(s.Columns) {
+			return nil, serverError{codeInvalidTable, fmt.Sprintf("fakefluss: target column %d out of range", c)}
+		}
+		p.target[c] = true
+	}
+	for _, name := range s.PrimaryKey {
+		p.pk[s.ColumnIndex(name)] = true
+	}
+	return p, nil
+}
+
+// merge returns the row to store (nil: none) given the stored value
+// (schema id + row, nil when absent) and the written row (nil: a delete of
+// the target columns).
+func (p *partialUpdate) merge(stored, written []byte) ([]byte, error) {
+	var old []any
+	if stored != nil {
+		v, err := codec.ParseLookupValue(stored)
+		if err != nil {
+			return nil, err
+		}
+		if old, err = p.dec.Decode(v.Row); err != nil {
+			return nil, err
+		}
+	}
+	if written == nil {
+		if old == nil {
+			return nil, nil
+		}
+		left := false
+		for i := range old {
+			if p.target[i] && !p.pk[i] {
+				old[i] = nil
+			}
+			left = left || (!p.pk[i] && old[i] != nil)
+		}
+		if !left {
+			return nil, nil // nothing but the key is left: the row goes
+		}
+		return p.enc.Encode(old)
+	}
+	row, err := p.dec.Decode(written)
+	if err != nil || old == nil {
+		return written, err
+	}
+	for i := range row {
+		if !p.target[i] {
+			row[i] = old[i]
+		}
+	}
+	return p.enc.Encode(row)
 }
 
 func (c *Cluster) lookup(node int32, req *pb.LookupRequest) (proto.Message, error) {

@@ -17,11 +17,11 @@
 //
 // The model keeps record bytes as the client wrote them: it splits KV
 // batches into keys and values, assigns offsets and commit times to log
-// batches, and cuts ARROW batches down to the projected columns when a
-// fetch asks for it. It does not model partitions, replication, ACLs,
-// snapshots, partial updates, the changelog of primary-key tables or
-// failures; the integration suite against the real cluster (make test)
-// covers those.
+// batches, cuts ARROW batches down to the projected columns when a fetch
+// asks for it, and decodes rows only to merge partial updates. It does not
+// model partitions, replication, ACLs, snapshots, ALTER TABLE, the
+// changelog of primary-key tables or failures; the integration suite
+// against the real cluster (make test) covers those.
 //
 // The package must not import flussrpc: flussrpc's own tests use it.
 package fakefluss

@@ -196,3 +196,45 @@ func FuzzReadRequest(f *testing.F) {
 		}
 	})
 }
+
+// A partial update keeps the columns it does not target; a partial
+// delete clears the targeted ones and removes the row once only the key
+// is left.
+func TestPartialUpdate(t *testing.T) {
+	c, _, _ := testCluster(t)
+	p, err := newPartialUpdate(c.tables[schema.TablePath{Database: "db", Table: "kv"}], []int32{0, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(v any) []byte {
+		b, err := p.enc.Encode([]any{int32(1), v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	stored := func(b []byte) []byte { return codec.AppendLookupValue(nil, 1, b) }
+	tests := []struct {
+		name            string
+		stored, written []byte
+		want            []byte
+	}{
+		{"insert", nil, row("a"), row("a")},
+		{"update", stored(row("a")), row("b"), row("b")},
+		{"delete of the only value column", stored(row("a")), nil, nil},
+		{"delete of a missing row", nil, nil, nil},
+	}
+	for _, tt := range tests {
+		got, err := p.merge(tt.stored, tt.written)
+		if err != nil || !bytes.Equal(got, tt.want) {
+			t.Errorf("%s: %x, %v; want %x", tt.name, got, err, tt.want)
+		}
+	}
+	keep, err := newPartialUpdate(c.tables[schema.TablePath{Database: "db", Table: "kv"}], []int32{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := keep.merge(stored(row("a")), row(nil)); err != nil || !bytes.Equal(got, row("a")) {
+		t.Errorf("update of the key alone: %x, %v; want the stored row", got, err)
+	}
+}
