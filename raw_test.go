@@ -1,6 +1,7 @@
 package fluss_test
 
 import (
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -48,15 +49,23 @@ func TestRawClientAndAdmin(t *testing.T) {
 	}
 }
 
-func TestRawArrow(t *testing.T) {
+// rawEnv opens a database/sql pool, a scratch database and one
+// connection of the pool, closed at the end of the test.
+func rawEnv(t *testing.T) (*sql.DB, string, *sql.Conn) {
+	t.Helper()
 	db := openDB(t, "")
 	d := uniqueDB(t, db)
-	ctx := ctxT(t)
-	c, err := db.Conn(ctx)
+	c, err := db.Conn(ctxT(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
+	return db, d, c
+}
+
+func TestRawArrow(t *testing.T) {
+	db, d, c := rawEnv(t)
+	ctx := ctxT(t)
 	mustExec(t, db, "CREATE TABLE "+d+".logt (id BIGINT, name STRING)"+withFormat())
 	mustExec(t, db, "CREATE TABLE "+d+".pkt (id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
 
@@ -128,14 +137,8 @@ func TestRawArrow(t *testing.T) {
 // as they are (SELECT *, projections, aliases) or rebuilt row by row
 // (filters, LIMIT).
 func TestQueryArrowLogScan(t *testing.T) {
-	db := openDB(t, "")
-	d := uniqueDB(t, db)
+	db, d, c := rawEnv(t)
 	ctx := ctxT(t)
-	c, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	tbl := d + ".logt"
 	mustExec(t, db, "CREATE TABLE "+tbl+" (id BIGINT, name STRING) WITH ('bucket.num' = '3', 'table.log.format' = '"+logFormat+"')")
 	r, err := fluss.QueryArrow(ctx, c, "SELECT * FROM "+tbl+" LIMIT 0")
