@@ -40,6 +40,8 @@ func BenchmarkFromValue(b *testing.B) {
 		v    any
 	}{
 		{"BIGINT", schema.BigInt(), int64(42)},
+		{"BIGINT/large", schema.BigInt(), int64(1) << 40},
+		{"STRING", schema.String(), "row with some text"},
 		{"TIMESTAMP_LTZ", schema.TimestampLTZ(3), codec.TimestampLTZOf(time.Now())},
 		{"ARRAY<STRING>/json", schema.ArrayOf(schema.String()), []any{"a", "b", "c"}},
 	} {
