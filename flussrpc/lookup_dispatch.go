@@ -205,6 +205,23 @@ func newLkDispatcher(c *Client, kind lkKind, tableID int64, opts LookupOptions) 
 
 // submit routes the calls to their bucket leaders and queues them there.
 func (d *lkDispatcher) submit(calls ...*lkCall) {
+	d.start(d.enqueue(calls), nil, nil)
+}
+
+// submitOwn is submit for the calls of a caller that waits for them at
+// once, under ctx. A lone key for a server with nothing in flight is then
+// sent by the caller itself, under its own context, instead of by a new
+// goroutine: that saves a goroutine start and a hand-over per round trip
+// (about 30 of 200 µs at one lookup at a time on a busy 2-core machine).
+// What queues for the server meanwhile leaves after it, from a goroutine
+// of its own, as in submit.
+func (d *lkDispatcher) submitOwn(ctx context.Context, calls []*lkCall) {
+	d.start(d.enqueue(calls), ctx, calls)
+}
+
+// enqueue routes the calls and queues them; it returns the queues they
+// went to.
+func (d *lkDispatcher) enqueue(calls []*lkCall) []*lkQueue {
 	var touched []*lkQueue
 	for _, call := range calls {
 		if call.finished.Load() {
@@ -229,8 +246,14 @@ func (d *lkDispatcher) submit(calls ...*lkCall) {
 			touched = append(touched, q)
 		}
 	}
-	// Start the servers only now, so that calls submitted together leave
-	// together instead of the first alone.
+	return touched
+}
+
+// start sends to each touched server that has room for a request. Called
+// only once all calls are queued, so that calls submitted together leave
+// together instead of the first alone. When own is a single call and the
+// request would carry it alone, it is sent here under ctx (submitOwn).
+func (d *lkDispatcher) start(touched []*lkQueue, ctx context.Context, own []*lkCall) {
 	for _, q := range touched {
 		d.mu.Lock()
 		if q.inflight >= d.opts.MaxInFlight || len(q.pending) == 0 {
@@ -240,6 +263,13 @@ func (d *lkDispatcher) submit(calls ...*lkCall) {
 		q.inflight++
 		batch := d.takeLocked(q)
 		d.mu.Unlock()
+		if len(own) == 1 && len(batch) == 1 && batch[0] == own[0] {
+			d.sendTo(ctx, q, batch)
+			if next, more := d.next(q); more {
+				go d.run(q, next)
+			}
+			continue
+		}
 		go d.run(q, batch)
 	}
 }
@@ -261,22 +291,32 @@ func (d *lkDispatcher) takeLocked(q *lkQueue) []*lkCall {
 
 // run sends batches to q's server until nothing is pending.
 func (d *lkDispatcher) run(q *lkQueue, batch []*lkCall) {
-	for {
-		if len(batch) > 0 {
-			d.mu.Lock()
-			node := q.node
-			d.mu.Unlock()
-			d.send(node, batch)
-		}
-		d.mu.Lock()
-		if len(q.pending) == 0 {
-			q.inflight--
-			d.mu.Unlock()
-			return
-		}
-		batch = d.takeLocked(q)
-		d.mu.Unlock()
+	for more := true; more; batch, more = d.next(q) {
+		d.sendTo(context.Background(), q, batch)
 	}
+}
+
+// next takes the next batch of q (possibly empty: its calls all ended),
+// or ends q's request turn when nothing is pending (more == false).
+func (d *lkDispatcher) next(q *lkQueue) (batch []*lkCall, more bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(q.pending) == 0 {
+		q.inflight--
+		return nil, false
+	}
+	return d.takeLocked(q), true
+}
+
+// sendTo sends batch, if any, to q's server.
+func (d *lkDispatcher) sendTo(ctx context.Context, q *lkQueue, batch []*lkCall) {
+	if len(batch) == 0 {
+		return
+	}
+	d.mu.Lock()
+	node := q.node
+	d.mu.Unlock()
+	d.send(ctx, node, batch)
 }
 
 // lkBucketKey identifies one bucket entry of a request.
@@ -307,10 +347,12 @@ func groupByBucket(batch []*lkCall) []*lkGroup {
 	return groups
 }
 
-// send issues one request for batch and distributes the answers.
-func (d *lkDispatcher) send(node ServerNode, batch []*lkCall) {
+// send issues one request for batch and distributes the answers. ctx is the
+// caller's for a batch of its own call (submitOwn), else Background: a
+// batch shared by several callers is bounded by the request timeout, each
+// caller by its own context in lkCall.wait.
+func (d *lkDispatcher) send(ctx context.Context, node ServerNode, batch []*lkCall) {
 	groups := groupByBucket(batch)
-	ctx := context.Background()
 	var err error
 	var resps map[lkBucketKey]lkBucketResult
 	if d.kind == lookupPrefix {
