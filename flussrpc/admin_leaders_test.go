@@ -21,7 +21,7 @@ func TestCreateTableWaitsForLeaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	desc := schema.TableDescriptor{Schema: s, BucketCount: new(2)}
-	create := func(f *scFakeCluster, d time.Duration, opts ...CreateOption) <-chan error {
+	create := func(f *fakeCluster, d time.Duration, opts ...CreateOption) <-chan error {
 		ctx, cancel := context.WithTimeout(context.Background(), d)
 		done := make(chan error, 1)
 		go func() {
@@ -37,7 +37,7 @@ func TestCreateTableWaitsForLeaders(t *testing.T) {
 	}
 
 	t.Run("leaders elected late", func(t *testing.T) {
-		f := newScFakeCluster(t, 2, APIKeyCreateTable)
+		f := newFakeCluster(t, 2, APIKeyCreateTable)
 		f.setLeaderless(0, 1)
 		done := create(f, 10*time.Second)
 		select {
@@ -57,7 +57,7 @@ func TestCreateTableWaitsForLeaders(t *testing.T) {
 		}
 	})
 	t.Run("never", func(t *testing.T) {
-		f := newScFakeCluster(t, 2, APIKeyCreateTable)
+		f := newFakeCluster(t, 2, APIKeyCreateTable)
 		f.setLeaderless(1)
 		err := waitErr(t, create(f, time.Second))
 		if !errors.Is(err, ErrNoLeaders) || !errors.Is(err, context.DeadlineExceeded) {
@@ -70,7 +70,7 @@ func TestCreateTableWaitsForLeaders(t *testing.T) {
 		}
 	})
 	t.Run("NoLeaderWait", func(t *testing.T) {
-		f := newScFakeCluster(t, 2, APIKeyCreateTable)
+		f := newFakeCluster(t, 2, APIKeyCreateTable)
 		f.setLeaderless(0, 1)
 		if err := waitErr(t, create(f, 10*time.Second, NoLeaderWait())); err != nil {
 			t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // SCAN_KV against a scripted 1.x-like server (0.9.1 has no SCAN_KV, so
 // the real cluster can only show ErrKVScanUnsupported).
 func TestKVScannerScripted(t *testing.T) {
-	f := newScFakeCluster(t, 1, APIKeyScanKV)
+	f := newFakeCluster(t, 1, APIKeyScanKV)
 	s, err := schema.NewSchema([]schema.Column{schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.String())}, []string{"k"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestKVScannerScripted(t *testing.T) {
 }
 
 func TestKVScannerUnsupported(t *testing.T) {
-	f := newScFakeCluster(t, 1) // SCAN_KV not advertised, as on 0.9.1
+	f := newFakeCluster(t, 1) // SCAN_KV not advertised, as on 0.9.1
 	s, _ := schema.NewSchema([]schema.Column{schema.NewColumn("k", schema.Int())}, []string{"k"}, nil)
 	n := 1
 	tbl := f.table(schema.TableDescriptor{Schema: s, BucketCount: &n})

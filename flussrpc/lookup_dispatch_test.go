@@ -16,11 +16,11 @@ import (
 	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
-// scFakeCluster is a one-node fake cluster: GET_METADATA is answered with
+// fakeCluster is a one-node fake cluster: GET_METADATA is answered with
 // the node as coordinator and as leader of every bucket of one table
 // (except those set leaderless); every other request is handed to the
 // test on data.
-type scFakeCluster struct {
+type fakeCluster struct {
 	t          *testing.T
 	s          *fakeServer
 	c          *Client
@@ -35,7 +35,7 @@ type scFakeCluster struct {
 
 // setLeaderless makes the metadata list the given buckets without leader
 // from now on (and every other bucket with one).
-func (f *scFakeCluster) setLeaderless(buckets ...int32) {
+func (f *fakeCluster) setLeaderless(buckets ...int32) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.leaderless = make(map[int32]bool)
@@ -44,9 +44,9 @@ func (f *scFakeCluster) setLeaderless(buckets ...int32) {
 	}
 }
 
-func newScFakeCluster(t *testing.T, buckets int, apis ...APIKey) *scFakeCluster {
+func newFakeCluster(t *testing.T, buckets int, apis ...APIKey) *fakeCluster {
 	t.Helper()
-	f := &scFakeCluster{t: t, path: TablePath{Database: "db", Table: "t"}, tableID: 7, buckets: buckets, data: make(chan fakeRequest, 64)}
+	f := &fakeCluster{t: t, path: TablePath{Database: "db", Table: "t"}, tableID: 7, buckets: buckets, data: make(chan fakeRequest, 64)}
 	f.s = newFakeServer(t, append([]APIKey{APIKeyGetMetadata}, apis...)...)
 	stop := make(chan struct{})
 	t.Cleanup(func() { close(stop) })
@@ -75,7 +75,7 @@ func newScFakeCluster(t *testing.T, buckets int, apis ...APIKey) *scFakeCluster 
 	return f
 }
 
-func (f *scFakeCluster) answerMetadata(r fakeRequest) {
+func (f *fakeCluster) answerMetadata(r fakeRequest) {
 	f.mu.Lock()
 	f.metaReqs++
 	leaderless := f.leaderless
@@ -103,14 +103,14 @@ func (f *scFakeCluster) answerMetadata(r fakeRequest) {
 	r.sc.reply(r.id, resp)
 }
 
-func (f *scFakeCluster) metadataRequests() int {
+func (f *fakeCluster) metadataRequests() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.metaReqs
 }
 
 // next returns the next data request.
-func (f *scFakeCluster) next() fakeRequest {
+func (f *fakeCluster) next() fakeRequest {
 	f.t.Helper()
 	select {
 	case r := <-f.data:
@@ -122,7 +122,7 @@ func (f *scFakeCluster) next() fakeRequest {
 }
 
 // none fails if a data request arrives within d.
-func (f *scFakeCluster) none(d time.Duration) {
+func (f *fakeCluster) none(d time.Duration) {
 	f.t.Helper()
 	select {
 	case r := <-f.data:
@@ -132,7 +132,7 @@ func (f *scFakeCluster) none(d time.Duration) {
 }
 
 // table returns a Table handle for the fake table with the given schema.
-func (f *scFakeCluster) table(desc schema.TableDescriptor) *Table {
+func (f *fakeCluster) table(desc schema.TableDescriptor) *Table {
 	info := &TableInfo{Path: f.path, TableID: f.tableID, SchemaID: 1, Descriptor: desc}
 	return &Table{c: f.c, info: info, schemas: map[int32]schema.Schema{1: desc.Schema}}
 }
@@ -168,15 +168,15 @@ func lookupReply(t *testing.T, r fakeRequest, code int32) int {
 	return keys
 }
 
-func newTestCall(ctx context.Context, f *scFakeCluster, bucket int32, key string) *lkCall {
-	return &lkCall{ctx: ctx, path: PhysicalPath{TablePath: f.path}, bucket: bucket, key: []byte(key), retry: newRetrier(), done: make(chan struct{})}
+func newTestCall(ctx context.Context, f *fakeCluster, bucket int32, key string) *lookupCall {
+	return &lookupCall{ctx: ctx, path: PhysicalPath{TablePath: f.path}, bucket: bucket, key: []byte(key), retry: newRetrier(), done: make(chan struct{})}
 }
 
 // A lone lookup is sent at once; lookups arriving while it is in flight
 // wait for it and leave together in one request, grouped by bucket.
 func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
-	f := newScFakeCluster(t, 2, APIKeyLookup)
-	d := newLkDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
+	f := newFakeCluster(t, 2, APIKeyLookup)
+	d := newLookupDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
 	ctx := context.Background()
 	first := newTestCall(ctx, f, 0, "k0")
 	start := time.Now()
@@ -185,7 +185,7 @@ func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
 	if time.Since(start) > 500*time.Millisecond {
 		t.Fatalf("lone lookup waited %v before being sent", time.Since(start))
 	}
-	var calls []*lkCall
+	var calls []*lookupCall
 	for i := 1; i <= 20; i++ {
 		c := newTestCall(ctx, f, int32(i%2), fmt.Sprintf("k%d", i))
 		calls = append(calls, c)
@@ -219,8 +219,8 @@ func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
 // Retriable per-bucket errors are retried after refreshing the route;
 // missing values are reported as not found.
 func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
-	f := newScFakeCluster(t, 1, APIKeyLookup)
-	d := newLkDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
+	f := newFakeCluster(t, 1, APIKeyLookup)
+	d := newLookupDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
 	ctx := context.Background()
 	c1, c2 := newTestCall(ctx, f, 0, "a"), newTestCall(ctx, f, 0, "missing")
 	d.submit(c1)
@@ -264,10 +264,10 @@ func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
 // bucket, not the first alone and the rest after it; MaxBatchKeys still
 // splits them.
 func TestLookupDispatchSubmitsManyTogether(t *testing.T) {
-	f := newScFakeCluster(t, 3, APIKeyLookup)
-	d := newLkDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{MaxBatchKeys: 8})
+	f := newFakeCluster(t, 3, APIKeyLookup)
+	d := newLookupDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{MaxBatchKeys: 8})
 	ctx := context.Background()
-	var calls []*lkCall
+	var calls []*lookupCall
 	for i := range 10 {
 		calls = append(calls, newTestCall(ctx, f, int32(i%3), fmt.Sprintf("k%d", i)))
 	}
@@ -296,7 +296,7 @@ func TestLookupDispatchSubmitsManyTogether(t *testing.T) {
 // and sends nothing: sent anyway, its answer could beat the cancellation
 // and the lookup succeed (seen under load).
 func TestLookupEndedContextSendsNothing(t *testing.T) {
-	f := newScFakeCluster(t, 1, APIKeyLookup)
+	f := newFakeCluster(t, 1, APIKeyLookup)
 	s, err := schema.NewSchema([]schema.Column{schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.Int())}, []string{"k"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -317,14 +317,14 @@ func TestLookupEndedContextSendsNothing(t *testing.T) {
 // context: cancelling it returns at once, and a lookup queued meanwhile
 // still leaves, after it, from a goroutine of its own.
 func TestLookupDispatchSendsOwnCallInline(t *testing.T) {
-	f := newScFakeCluster(t, 1, APIKeyLookup)
-	d := newLkDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
+	f := newFakeCluster(t, 1, APIKeyLookup)
+	d := newLookupDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
 	ctx := context.Background()
 	cctx, cancel := context.WithCancel(ctx)
 	own := newTestCall(cctx, f, 0, "a")
 	returned := make(chan struct{})
 	go func() {
-		d.submitOwn(cctx, []*lkCall{own})
+		d.submitOwn(cctx, []*lookupCall{own})
 		close(returned)
 	}()
 	r := f.next()

@@ -20,7 +20,7 @@ import (
 
 // answerWrites acknowledges every bucket of PRODUCE_LOG and PUT_KV
 // requests and reports the buckets it saw, until ctx ends.
-func answerWrites(ctx context.Context, f *scFakeCluster, buckets chan<- int32) {
+func answerWrites(ctx context.Context, f *fakeCluster, buckets chan<- int32) {
 	for {
 		var r fakeRequest
 		select {
@@ -57,7 +57,7 @@ func TestWriterLeaderlessBucket(t *testing.T) {
 	for _, kv := range []bool{false, true} {
 		name := map[bool]string{false: "append", true: "upsert"}[kv]
 		t.Run(name, func(t *testing.T) {
-			f := newScFakeCluster(t, 2, APIKeyProduceLog, APIKeyPutKV)
+			f := newFakeCluster(t, 2, APIKeyProduceLog, APIKeyPutKV)
 			f.setLeaderless(0)
 			var pk []string
 			if kv {
@@ -156,7 +156,7 @@ func wtTestWriter(t *testing.T, tbl *Table, kv bool, opts WriterOptions) (func(c
 // on a bucket without leader ends at the client's request timeout, with an
 // error naming the bucket and the cause.
 func TestLookupLeaderlessEndsWithinRequestTimeout(t *testing.T) {
-	f := newScFakeCluster(t, 1, APIKeyLookup)
+	f := newFakeCluster(t, 1, APIKeyLookup)
 	f.setLeaderless(0)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
