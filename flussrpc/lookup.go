@@ -215,7 +215,7 @@ func (r *lookupRouting) do(ctx context.Context, t *Table, keyCols []int, keys []
 		}
 		calls[i] = &lookupCall{ctx: ctx, path: path, bucket: bucket, key: kb, retry: newRetrier(), done: make(chan struct{})}
 	}
-	r.disp.submit(calls...)
+	r.disp.submitOwn(ctx, calls)
 	for i, call := range calls {
 		if err := call.wait(ctx); err != nil {
 			if call.path.Partition != "" && isMissingPartition(err) {

@@ -189,3 +189,39 @@ func TestLookupEndedContextSendsNothing(t *testing.T) {
 	}
 	f.ExpectNone(200 * time.Millisecond)
 }
+
+// A lone lookup is sent by its caller (submitOwn), under the caller's
+// context: cancelling it returns at once, and a lookup queued meanwhile
+// still leaves, after it, from a goroutine of its own.
+func TestLookupDispatchSendsOwnCallInline(t *testing.T) {
+	f := newFakeCluster(t, 1, APIKeyLookup)
+	d := newLookupDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
+	ctx := context.Background()
+	cctx, cancel := context.WithCancel(ctx)
+	own := newTestCall(cctx, f, 0, "a")
+	returned := make(chan struct{})
+	go func() {
+		d.submitOwn(cctx, []*lookupCall{own})
+		close(returned)
+	}()
+	r := f.next()
+	other := newTestCall(ctx, f, 0, "b")
+	d.submit(other)
+	f.none(50 * time.Millisecond) // queued behind the request in flight
+	cancel()
+	select {
+	case <-returned:
+	case <-time.After(5 * time.Second):
+		t.Fatal("submitOwn did not return when its context ended")
+	}
+	if err := own.wait(cctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled lookup: %v", err)
+	}
+	lookupReply(t, r, 0) // the late answer is dropped
+	if n := lookupReply(t, f.next(), 0); n != 1 {
+		t.Fatalf("queued request carried %d keys", n)
+	}
+	if err := other.wait(ctx); err != nil || string(other.value) != "\x01\x00b" {
+		t.Fatalf("queued lookup: %q, %v", other.value, err)
+	}
+}
