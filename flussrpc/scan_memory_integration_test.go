@@ -1,6 +1,7 @@
 package flussrpc_test
 
 import (
+	"context"
 	"errors"
 	"io"
 	"runtime"
@@ -80,28 +81,9 @@ func TestScanLargeTableInBoundedMemory(t *testing.T) {
 			if err := sc.SubscribeAll(ctx, flussrpc.ScanFromEarliest()); err != nil {
 				t.Fatal(err)
 			}
-			got := 0
-			for {
-				var n int
-				if arrow {
-					var bs []flussrpc.ArrowScanBatch
-					bs, err = sc.PollArrow(ctx, 5*time.Second)
-					for _, b := range bs {
-						n += int(b.Record.NumRows())
-						b.Record.Release()
-					}
-				} else {
-					var recs []flussrpc.ScanRecord
-					recs, err = sc.Poll(ctx, 5*time.Second)
-					n = len(recs)
-				}
-				got += n
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			got, err := countScan(ctx, sc, arrow)
+			if err != nil {
+				t.Fatal(err)
 			}
 			max := peak()
 			if got != rows {
@@ -112,6 +94,33 @@ func TestScanLargeTableInBoundedMemory(t *testing.T) {
 				t.Fatalf("peak heap %d MiB exceeds %d MiB while scanning %d MiB under a %d MiB limit", max>>20, maxHeap>>20, rows*padLen>>20, memLimit>>20)
 			}
 		})
+	}
+}
+
+// countScan polls a bounded scanner to its end, as rows or as Arrow
+// batches (released at once), and returns how many rows it read.
+func countScan(ctx context.Context, sc *flussrpc.LogScanner, arrow bool) (int, error) {
+	got := 0
+	for {
+		var err error
+		if arrow {
+			var bs []flussrpc.ArrowScanBatch
+			bs, err = sc.PollArrow(ctx, 5*time.Second)
+			for _, b := range bs {
+				got += int(b.Record.NumRows())
+				b.Record.Release()
+			}
+		} else {
+			var recs []flussrpc.ScanRecord
+			recs, err = sc.Poll(ctx, 5*time.Second)
+			got += len(recs)
+		}
+		if errors.Is(err, io.EOF) {
+			return got, nil
+		}
+		if err != nil {
+			return got, err
+		}
 	}
 }
 
