@@ -35,6 +35,9 @@ import (
 // as the writer's default max in-flight requests per bucket.
 const ceilingWindow = 5
 
+// minCeilingTime is the least time a write replay runs for.
+const minCeilingTime = 2 * time.Second
+
 // Protocol versions the replay speaks, capped by what the server offers.
 var ceilingVersions = map[flussrpc.APIKey]int16{
 	flussrpc.APIKeyProduceLog: 0,
@@ -46,6 +49,13 @@ var ceilingVersions = map[flussrpc.APIKey]int16{
 type leaderRequests struct {
 	addr   string
 	frames [][]byte
+	rows   []int // rows in each frame
+}
+
+// batch is one encoded record batch and the rows it holds.
+type batch struct {
+	data []byte
+	rows int
 }
 
 func runCeiling(ctx context.Context, j job) (result, error) {
@@ -74,7 +84,7 @@ func runCeiling(ctx context.Context, j job) (result, error) {
 		if err != nil {
 			return result{}, err
 		}
-		return replayWrites(ctx, api, info.TableID, leaders, batches, j.Rows)
+		return replayWrites(ctx, api, info.TableID, leaders, batches)
 	case "lookup":
 		return replayLookups(ctx, info, leaders, j)
 	}
@@ -111,7 +121,7 @@ func bucketLeaders(ctx context.Context, adm *flussrpc.Admin, path flussrpc.Table
 // arrowBatches encodes rows 0..n-1 as ARROW log batches in the table's
 // compression, spread over the buckets one batch at a time (as the
 // writer's sticky bucket assignment does).
-func arrowBatches(info *flussrpc.TableInfo, n int) (map[int32][][]byte, error) {
+func arrowBatches(info *flussrpc.TableInfo, n int) (map[int32][]batch, error) {
 	d := &info.Descriptor
 	comp, err := arrowipc.TableCompression(d)
 	if err != nil {
@@ -126,13 +136,13 @@ func arrowBatches(info *flussrpc.TableInfo, n int) (map[int32][][]byte, error) {
 		return nil, err
 	}
 	defer rb.Release()
-	out := map[int32][][]byte{}
+	out := map[int32][]batch{}
 	bucket := int32(0)
 	flush := func() error {
 		rec := rb.NewRecord()
 		defer rec.Release()
 		b, err := enc.AppendLogBatch(nil, codec.ArrowBatch{SchemaID: int16(info.SchemaID), WriterID: codec.NoWriterID, BatchSequence: codec.NoBatchSequence}, rec)
-		out[bucket] = append(out[bucket], b)
+		out[bucket] = append(out[bucket], batch{b, int(rec.NumRows())})
 		bucket = (bucket + 1) % int32(info.NumBuckets())
 		return err
 	}
@@ -155,7 +165,7 @@ func arrowBatches(info *flussrpc.TableInfo, n int) (map[int32][][]byte, error) {
 }
 
 // kvBatches encodes upserts of rows 0..n-1 as KV batches per bucket.
-func kvBatches(info *flussrpc.TableInfo, n int) (map[int32][][]byte, error) {
+func kvBatches(info *flussrpc.TableInfo, n int) (map[int32][]batch, error) {
 	d := &info.Descriptor
 	rf, ok := codec.ParseRowFormat(d.KvFormat())
 	if !ok {
@@ -170,7 +180,7 @@ func kvBatches(info *flussrpc.TableInfo, n int) (map[int32][][]byte, error) {
 		return nil, err
 	}
 	open := map[int32]*codec.KvBatchBuilder{}
-	out := map[int32][][]byte{}
+	out := map[int32][]batch{}
 	for i := 0; i < n; i++ {
 		r := row(i)
 		key, bk, err := keys.EncodeKeys(r)
@@ -194,13 +204,13 @@ func kvBatches(info *flussrpc.TableInfo, n int) (map[int32][][]byte, error) {
 			return nil, err
 		}
 		if b.Size() >= flussrpc.DefaultWriterBatchSize {
-			out[int32(bucket)] = append(out[int32(bucket)], append([]byte(nil), b.Build()...))
+			out[int32(bucket)] = append(out[int32(bucket)], batch{append([]byte(nil), b.Build()...), b.RecordCount()})
 			b.Reset()
 		}
 	}
 	for bucket, b := range open {
 		if b.RecordCount() > 0 {
-			out[bucket] = append(out[bucket], append([]byte(nil), b.Build()...))
+			out[bucket] = append(out[bucket], batch{append([]byte(nil), b.Build()...), b.RecordCount()})
 		}
 	}
 	return out, nil
@@ -208,8 +218,10 @@ func kvBatches(info *flussrpc.TableInfo, n int) (map[int32][][]byte, error) {
 
 // replayWrites groups the batches into requests per leader (request k of
 // a leader holds batch k of each of its buckets), encodes them, and sends
-// every request once; the clock stops at the last acknowledgement.
-func replayWrites(ctx context.Context, api flussrpc.APIKey, tableID int64, leaders map[int32]string, batches map[int32][][]byte, rows int) (result, error) {
+// them all, and on from the first again until minCeilingTime has passed
+// (an append of a million rows takes the server a fraction of a second);
+// the clock stops at the last acknowledgement.
+func replayWrites(ctx context.Context, api flussrpc.APIKey, tableID int64, leaders map[int32]string, batches map[int32][]batch) (result, error) {
 	byLeader := map[string][]int32{}
 	for bucket, addr := range leaders {
 		byLeader[addr] = append(byLeader[addr], bucket)
@@ -219,9 +231,11 @@ func replayWrites(ctx context.Context, api flussrpc.APIKey, tableID int64, leade
 		lr := leaderRequests{addr: addr}
 		for k := 0; ; k++ {
 			req := map[int32][]byte{}
+			rows := 0
 			for _, b := range bs {
 				if k < len(batches[b]) {
-					req[b] = batches[b][k]
+					req[b] = batches[b][k].data
+					rows += batches[b][k].rows
 				}
 			}
 			if len(req) == 0 {
@@ -232,6 +246,7 @@ func replayWrites(ctx context.Context, api flussrpc.APIKey, tableID int64, leade
 				return result{}, err
 			}
 			lr.frames = append(lr.frames, f)
+			lr.rows = append(lr.rows, rows)
 		}
 		plans = append(plans, lr)
 	}
@@ -249,19 +264,32 @@ func replayWrites(ctx context.Context, api flussrpc.APIKey, tableID int64, leade
 		conns = append(conns, rc)
 	}
 	start := time.Now()
-	errs := make(chan error, len(plans))
+	until := start.Add(minCeilingTime)
+	type out struct {
+		rows int
+		err  error
+	}
+	outs := make(chan out, len(plans))
 	for i, p := range plans {
 		go func() {
-			_, err := conns[i].replay(p.frames, ceilingWindow, len(p.frames), time.Time{}, writeResponseError(api))
-			errs <- err
+			lat, err := conns[i].replay(p.frames, ceilingWindow, len(p.frames), until, writeResponseError(api))
+			rows := 0
+			for k := range lat {
+				rows += p.rows[k%len(p.rows)]
+			}
+			outs <- out{rows, err}
 		}()
 	}
+	var res result
 	for range plans {
-		if err := <-errs; err != nil {
-			return result{}, err
+		o := <-outs
+		if o.err != nil {
+			return result{}, o.err
 		}
+		res.Ops += int64(o.rows)
 	}
-	return result{Ops: int64(rows), Seconds: time.Since(start).Seconds()}, nil
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
 }
 
 // writeRequest is a PRODUCE_LOG or PUT_KV request holding one batch for
@@ -466,9 +494,9 @@ func (rc *replayConn) readResponse() (int32, []byte, error) {
 }
 
 // replay sends frames (cycling through them) with at most window
-// unanswered, either count requests or, when count is 0, until the time
-// until; it returns each request's round-trip time. check inspects every
-// response body.
+// unanswered, at least count requests and on until the time until; it
+// returns the round-trip time of each request in the order sent. check
+// inspects every response body.
 func (rc *replayConn) replay(frames [][]byte, window, count int, until time.Time, check func([]byte) error) ([]time.Duration, error) {
 	const ring = 1 << 16
 	var sentAt [ring]atomic.Int64
@@ -480,7 +508,7 @@ func (rc *replayConn) replay(frames [][]byte, window, count int, until time.Time
 	var stop atomic.Bool
 	go func() {
 		defer close(sent)
-		for i := 0; !stop.Load() && (count == 0 && time.Now().Before(until) || i < count); i++ {
+		for i := 0; !stop.Load() && (i < count || time.Now().Before(until)); i++ {
 			select {
 			case slots <- struct{}{}:
 			default: // the window is full: put what is buffered on the wire, then wait

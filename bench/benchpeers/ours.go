@@ -8,14 +8,17 @@ import (
 	"io"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/gofluss/fluss"
 	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 )
 
 // job is one workload run as the orchestrator hands it to a process.
 type job struct {
 	Mode      string // append, upsert, lookup, scan-arrow, scan-rows, scan-sql
-	Client    string // native, sql, prepared, ceiling (Go); java; pyfluss
+	Client    string // Go: native, arrow (appends), sql, prepared, ceiling
 	Bootstrap string
 	DB, Table string
 	Rows      int
@@ -42,6 +45,9 @@ func runOurs(ctx context.Context, j job) (result, error) {
 	}
 	switch j.Mode {
 	case "append", "upsert":
+		if j.Client == "arrow" {
+			return appendArrow(ctx, t, j.Rows)
+		}
 		return writeRows(ctx, t, j.Mode == "upsert", j.Rows)
 	case "lookup":
 		lk, err := t.NewLookuper()
@@ -84,6 +90,47 @@ func writeRows(ctx context.Context, t *flussrpc.Table, upsert bool, n int) (resu
 	}
 	defer closeW(ctx)
 	return timeWrites(ctx, n, write, flush)
+}
+
+// appendArrow appends rows 0..n-1 as Arrow records of 8192 rows built
+// before the clock starts, as the pyfluss write_arrow_batch run does.
+func appendArrow(ctx context.Context, t *flussrpc.Table, n int) (result, error) {
+	cols := t.Info().Descriptor.Schema.Columns
+	var recs []arrow.RecordBatch
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	for k := 0; k < n; k += 8192 {
+		rb, err := arrowipc.NewRowBuilder(cols, nil)
+		if err != nil {
+			return result{}, err
+		}
+		for i := k; i < min(n, k+8192); i++ {
+			if err := rb.Append(row(i)); err != nil {
+				rb.Release()
+				return result{}, err
+			}
+		}
+		recs = append(recs, rb.NewRecord())
+		rb.Release()
+	}
+	w, err := t.NewAppendWriter(flussrpc.AppendOptions{})
+	if err != nil {
+		return result{}, err
+	}
+	defer w.Close(ctx)
+	start := time.Now()
+	for _, r := range recs {
+		if _, err := w.AppendArrow(ctx, r); err != nil {
+			return result{}, err
+		}
+	}
+	if err := w.Flush(ctx); err != nil {
+		return result{}, err
+	}
+	return result{Ops: int64(n), Seconds: time.Since(start).Seconds()}, nil
 }
 
 // timeWrites writes rows 0..n-1 and flushes; the clock stops when every

@@ -41,7 +41,7 @@ type bcase struct {
 	peers  string // the group whose peers and ceiling this one is compared with
 	mode   string // append, upsert, lookup, scan-arrow, scan-rows, scan-sql
 	lang   string
-	client string // for Go: native, sql, prepared, ceiling
+	client string // for Go: native, arrow, sql, prepared, ceiling
 	label  string
 	conc   int
 }
@@ -64,7 +64,10 @@ func cases(o options) []bcase {
 		cs = append(cs, bcase{group, peers, mode, lang, client, label, conc})
 	}
 	for _, w := range []struct{ group, mode string }{{appendG, "append"}, {upsertG, "upsert"}} {
-		add(w.group, "", w.mode, langGo, "native", "ours, native writer", 1)
+		add(w.group, "", w.mode, langGo, "native", "ours, native writer, row by row", 1)
+		if w.mode == "append" {
+			add(w.group, "", w.mode, langGo, "arrow", "ours, AppendArrow of 8192-row records", 1)
+		}
 		add(w.group, "", w.mode, langJava, "", "Java client", 1)
 		pyLabel := "pyfluss, upsert per row"
 		if w.mode == "append" {
@@ -83,7 +86,7 @@ func cases(o options) []bcase {
 		add(g, "", "lookup", langGo, "ceiling", "server ceiling (replay)", c)
 	}
 	add(arrowG, "", "scan-arrow", langGo, "native", "ours, PollArrow", 1)
-	add(arrowG, "", "scan-arrow", langPython, "", "pyfluss, poll_arrow", 1)
+	add(arrowG, "", "scan-arrow", langPython, "", "pyfluss, to_arrow", 1)
 	add(rowsG, "", "scan-rows", langGo, "native", "ours, Poll", 1)
 	add(rowsG, "", "scan-rows", langJava, "", "Java client, poll loop", 1)
 	add("bounded scan "+n+" rows through database/sql", rowsG, "scan-sql", langGo, "sql", "ours, database/sql Rows", 1)
