@@ -73,6 +73,20 @@ func runCeiling(ctx context.Context, j job) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
+	// Connect first: the handshake settles the versions the frames carry.
+	conns := map[string]*replayConn{}
+	defer func() {
+		for _, rc := range conns {
+			rc.Close()
+		}
+	}()
+	for _, addr := range leaders {
+		if conns[addr] == nil {
+			if conns[addr], err = dialReplay(ctx, addr); err != nil {
+				return result{}, err
+			}
+		}
+	}
 	info := t.Info()
 	switch j.Mode {
 	case "append", "upsert":
@@ -84,9 +98,9 @@ func runCeiling(ctx context.Context, j job) (result, error) {
 		if err != nil {
 			return result{}, err
 		}
-		return replayWrites(ctx, api, info.TableID, leaders, batches)
+		return replayWrites(api, info.TableID, leaders, conns, batches)
 	case "lookup":
-		return replayLookups(ctx, info, leaders, j)
+		return replayLookups(info, leaders, conns, j)
 	}
 	return result{}, fmt.Errorf("mode %q has no ceiling", j.Mode)
 }
@@ -164,7 +178,14 @@ func arrowBatches(info *flussrpc.TableInfo, n int) (map[int32][]batch, error) {
 	return out, nil
 }
 
-// kvBatches encodes upserts of rows 0..n-1 as KV batches per bucket.
+// maxKvBatchRecords caps the records of a replayed KV batch: a Fluss
+// 0.9.1 tablet server fails a PUT_KV whose batch of 2 MiB holds some 60,000
+// of these small rows (IndexOutOfBoundsException in the change-type vector
+// of its ARROW WAL builder).
+const maxKvBatchRecords = 16384
+
+// kvBatches encodes upserts of rows 0..n-1 as KV batches per bucket, of at
+// most 2 MiB and maxKvBatchRecords records.
 func kvBatches(info *flussrpc.TableInfo, n int) (map[int32][]batch, error) {
 	d := &info.Descriptor
 	rf, ok := codec.ParseRowFormat(d.KvFormat())
@@ -203,7 +224,7 @@ func kvBatches(info *flussrpc.TableInfo, n int) (map[int32][]batch, error) {
 		if err := b.Append(key, value); err != nil {
 			return nil, err
 		}
-		if b.Size() >= flussrpc.DefaultWriterBatchSize {
+		if b.Size() >= flussrpc.DefaultWriterBatchSize || b.RecordCount() >= maxKvBatchRecords {
 			out[int32(bucket)] = append(out[int32(bucket)], batch{append([]byte(nil), b.Build()...), b.RecordCount()})
 			b.Reset()
 		}
@@ -221,7 +242,7 @@ func kvBatches(info *flussrpc.TableInfo, n int) (map[int32][]batch, error) {
 // them all, and on from the first again until minCeilingTime has passed
 // (an append of a million rows takes the server a fraction of a second);
 // the clock stops at the last acknowledgement.
-func replayWrites(ctx context.Context, api flussrpc.APIKey, tableID int64, leaders map[int32]string, batches map[int32][]batch) (result, error) {
+func replayWrites(api flussrpc.APIKey, tableID int64, leaders map[int32]string, conns map[string]*replayConn, batches map[int32][]batch) (result, error) {
 	byLeader := map[string][]int32{}
 	for bucket, addr := range leaders {
 		byLeader[addr] = append(byLeader[addr], bucket)
@@ -250,19 +271,6 @@ func replayWrites(ctx context.Context, api flussrpc.APIKey, tableID int64, leade
 		}
 		plans = append(plans, lr)
 	}
-	var conns []*replayConn
-	defer func() {
-		for _, rc := range conns {
-			rc.Close()
-		}
-	}()
-	for _, p := range plans {
-		rc, err := dialReplay(ctx, p.addr, api)
-		if err != nil {
-			return result{}, err
-		}
-		conns = append(conns, rc)
-	}
 	start := time.Now()
 	until := start.Add(minCeilingTime)
 	type out struct {
@@ -270,9 +278,9 @@ func replayWrites(ctx context.Context, api flussrpc.APIKey, tableID int64, leade
 		err  error
 	}
 	outs := make(chan out, len(plans))
-	for i, p := range plans {
+	for _, p := range plans {
 		go func() {
-			lat, err := conns[i].replay(p.frames, ceilingWindow, len(p.frames), until, writeResponseError(api))
+			lat, err := conns[p.addr].replay(p.frames, ceilingWindow, len(p.frames), until, writeResponseError(api))
 			rows := 0
 			for k := range lat {
 				rows += p.rows[k%len(p.rows)]
@@ -348,7 +356,7 @@ func writeResponseError(api flussrpc.APIKey) func([]byte) error {
 // replayLookups sends single-key LOOKUP requests for the run's keys, with
 // j.Conc of them in flight on one connection per leader, until j.Duration
 // has passed.
-func replayLookups(ctx context.Context, info *flussrpc.TableInfo, leaders map[int32]string, j job) (result, error) {
+func replayLookups(info *flussrpc.TableInfo, leaders map[int32]string, conns map[string]*replayConn, j job) (result, error) {
 	keys, err := codec.NewTableKeys(&info.Descriptor)
 	if err != nil {
 		return result{}, err
@@ -380,13 +388,8 @@ func replayLookups(ctx context.Context, info *flussrpc.TableInfo, leaders map[in
 	start := time.Now()
 	// The in-flight budget is split over the leaders as the keys are.
 	for addr, fs := range frames {
-		rc, err := dialReplay(ctx, addr, flussrpc.APIKeyLookup)
-		if err != nil {
-			return result{}, err
-		}
-		defer rc.Close()
 		go func() {
-			lat, err := rc.replay(fs, max(1, j.Conc/len(frames)), 0, until, lookupResponseError)
+			lat, err := conns[addr].replay(fs, max(1, j.Conc/len(frames)), 0, until, lookupResponseError)
 			outs <- out{lat, err}
 		}()
 	}
@@ -439,8 +442,8 @@ type replayConn struct {
 }
 
 // dialReplay connects and exchanges API_VERSIONS, as every client does
-// first; it lowers the version of api to what the server offers.
-func dialReplay(ctx context.Context, addr string, api flussrpc.APIKey) (*replayConn, error) {
+// first; it lowers ceilingVersions to what the server offers.
+func dialReplay(ctx context.Context, addr string) (*replayConn, error) {
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
@@ -464,7 +467,8 @@ func dialReplay(ctx context.Context, addr string, api flussrpc.APIKey) (*replayC
 		return nil, fmt.Errorf("API_VERSIONS with %s: %w", addr, err)
 	}
 	for _, v := range resp.GetApiVersions() {
-		if flussrpc.APIKey(v.GetApiKey()) == api && int32(ceilingVersions[api]) > v.GetMaxVersion() {
+		api := flussrpc.APIKey(v.GetApiKey())
+		if ver, ok := ceilingVersions[api]; ok && int32(ver) > v.GetMaxVersion() {
 			ceilingVersions[api] = int16(v.GetMaxVersion())
 		}
 	}
