@@ -28,11 +28,12 @@ import (
 //
 // Writes carry no writer id (NoWriterID), as with idempotence off: the
 // server then accepts a batch without a sequence check, so one encoding
-// can be replayed. Each write request holds one batch per bucket of its
-// leader, the batches as large as the writer's default batch size.
+// can be replayed. Each write request holds one batch of one bucket, as
+// large as the writer's default batch size, with ceilingWindow requests
+// per bucket in flight on the leader's connection.
 
-// ceilingWindow is how many write requests are in flight per connection,
-// as the writer's default max in-flight requests per bucket.
+// ceilingWindow is how many write requests per bucket are in flight, as
+// the writer's default max in-flight requests per bucket.
 const ceilingWindow = 5
 
 // minCeilingTime is the least time a write replay runs for.
@@ -50,6 +51,7 @@ type leaderRequests struct {
 	addr   string
 	frames [][]byte
 	rows   []int // rows in each frame
+	window int   // requests in flight
 }
 
 // batch is one encoded record batch and the rows it holds.
@@ -237,8 +239,8 @@ func kvBatches(info *flussrpc.TableInfo, n int) (map[int32][]batch, error) {
 	return out, nil
 }
 
-// replayWrites groups the batches into requests per leader (request k of
-// a leader holds batch k of each of its buckets), encodes them, and sends
+// replayWrites encodes one request per batch, per leader in the order
+// batch 0 of each of its buckets, batch 1 of each, ..., and sends
 // them all, and on from the first again until minCeilingTime has passed
 // (an append of a million rows takes the server a fraction of a second);
 // the clock stops at the last acknowledgement.
@@ -250,25 +252,22 @@ func replayWrites(api flussrpc.APIKey, tableID int64, leaders map[int32]string, 
 	var plans []leaderRequests
 	for addr, bs := range byLeader {
 		lr := leaderRequests{addr: addr}
-		for k := 0; ; k++ {
-			req := map[int32][]byte{}
-			rows := 0
+		for k, more := 0, true; more; k++ {
+			more = false
 			for _, b := range bs {
-				if k < len(batches[b]) {
-					req[b] = batches[b][k].data
-					rows += batches[b][k].rows
+				if k >= len(batches[b]) {
+					continue
 				}
+				more = true
+				f, err := encodeFrame(api, ceilingVersions[api], writeRequest(api, tableID, map[int32][]byte{b: batches[b][k].data}))
+				if err != nil {
+					return result{}, err
+				}
+				lr.frames = append(lr.frames, f)
+				lr.rows = append(lr.rows, batches[b][k].rows)
 			}
-			if len(req) == 0 {
-				break
-			}
-			f, err := encodeFrame(api, ceilingVersions[api], writeRequest(api, tableID, req))
-			if err != nil {
-				return result{}, err
-			}
-			lr.frames = append(lr.frames, f)
-			lr.rows = append(lr.rows, rows)
 		}
+		lr.window = ceilingWindow * len(bs)
 		plans = append(plans, lr)
 	}
 	start := time.Now()
@@ -280,7 +279,7 @@ func replayWrites(api flussrpc.APIKey, tableID int64, leaders map[int32]string, 
 	outs := make(chan out, len(plans))
 	for _, p := range plans {
 		go func() {
-			lat, err := conns[p.addr].replay(p.frames, ceilingWindow, len(p.frames), until, writeResponseError(api))
+			lat, err := conns[p.addr].replay(p.frames, p.window, len(p.frames), until, writeResponseError(api))
 			rows := 0
 			for k := range lat {
 				rows += p.rows[k%len(p.rows)]
@@ -301,7 +300,8 @@ func replayWrites(api flussrpc.APIKey, tableID int64, leaders map[int32]string, 
 }
 
 // writeRequest is a PRODUCE_LOG or PUT_KV request holding one batch for
-// each bucket in batches, acknowledged by all replicas, as the writers send.
+// each bucket in batches, acknowledged by all replicas (acks -1), as the
+// writers send them.
 func writeRequest(api flussrpc.APIKey, tableID int64, batches map[int32][]byte) proto.Message {
 	acks, id, timeout := proto.Int32(-1), proto.Int64(tableID), proto.Int32(30000)
 	if api == flussrpc.APIKeyPutKV {
