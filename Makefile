@@ -27,7 +27,7 @@ SUBMODULES = gorm examples/gorm examples/bun
 in_modules = for m in $(SUBMODULES); do (cd $$m && $(1)) || exit 1; done
 
 .PHONY: all build demo test fault-test lint vet fmt-check staticcheck peers generate \
-        cluster-up cluster-down cluster-status fuzz bench clean javapeer
+        cluster-up cluster-down cluster-status fuzz bench bench-peers clean javapeer
 
 all: build
 
@@ -110,10 +110,16 @@ JAVAPEER_CP   = $(JAVAPEER)/target/peer.classpath
 
 javapeer: $(JAVAPEER_CP)
 
-$(JAVAPEER_CP): $(JAVAPEER)/pom.xml $(wildcard $(JAVAPEER)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go
+# mvn_compile builds the Maven project whose target/ holds the classpath
+# file being made, against fluss-client at FLUSS_VERSION.
+define mvn_compile
 	@command -v mvn >/dev/null || { echo "mvn missing: apt-get install maven"; exit 1; }
-	mvn -B -q -f $(JAVAPEER)/pom.xml -Dfluss.version=$(FLUSS_VERSION) compile
+	mvn -B -q -f $(dir $@)../pom.xml -Dfluss.version=$(FLUSS_VERSION) compile
 	@touch $@
+endef
+
+$(JAVAPEER_CP): $(JAVAPEER)/pom.xml $(wildcard $(JAVAPEER)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go
+	$(mvn_compile)
 
 ## generate: regenerate the protobuf Go code from flussrpc/pb/fluss_api.proto.
 generate:
@@ -138,9 +144,29 @@ fuzz:
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; done
 
-## bench: micro-benchmarks of the codecs and client.
+## bench: every `go test` benchmark: codecs, and the client's paths against
+## the local cluster (started here like for make test).
 bench:
+	@FLUSS_SASL=1 $(CLUSTER) up
 	$(INTEGRATION) $(GO) test -run '^$$' -bench . -benchmem ./...
 
+## bench-peers: this client, the Java client and pyfluss side by side on the
+## local cluster, each workload in its own process, plus the server ceiling;
+## prints a table and writes it under bench/results/. Not part of make test.
+## A quick run: make bench-peers ROWS=100000 ROUNDS=1 (LOOKUP_TIME: per lookup run)
+ROWS        ?= 1000000
+ROUNDS      ?= 3
+LOOKUP_TIME ?= 5s
+BENCH_JAVA    = bench/java
+BENCH_JAVA_CP = $(BENCH_JAVA)/target/bench.classpath
+
+bench-peers: peers $(BENCH_JAVA_CP)
+	@FLUSS_SASL=1 $(CLUSTER) up
+	$(INTEGRATION) $(GO) run ./bench/benchpeers -rows $(ROWS) -rounds $(ROUNDS) -lookup-time $(LOOKUP_TIME) \
+	  -python $(CURDIR)/$(PEER_PY) -java "$(CURDIR)/$(BENCH_JAVA)/target/classes:$$(cat $(BENCH_JAVA_CP))"
+
+$(BENCH_JAVA_CP): $(BENCH_JAVA)/pom.xml $(wildcard $(BENCH_JAVA)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go
+	$(mvn_compile)
+
 clean:
-	rm -rf $(GOBIN) $(VENV) $(JAVAPEER)/target
+	rm -rf $(GOBIN) $(VENV) $(JAVAPEER)/target $(BENCH_JAVA)/target
