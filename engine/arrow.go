@@ -164,11 +164,17 @@ type ArrowReader struct {
 	cur    arrow.RecordBatch
 	err    error
 	eof    bool
-	// direct is set for a plain scan of a log table (no filter, OFFSET,
-	// LIMIT or row cap): its Arrow batches are handed on as they come
-	// from the scanner, projected, without the detour through rows.
-	direct  *logSource
-	pending []arrow.RecordBatch
+	// direct is set when the source's Arrow batches are the result.
+	direct *directArrow
+}
+
+// directArrow hands out the Arrow batches of a log scan, reshaped to the
+// result's schema.
+type directArrow struct {
+	src *logSource
+	// proj is the batch column of each result column; nil: the same.
+	proj  []int
+	queue []flussrpc.ArrowScanBatch
 }
 
 var _ array.RecordReader = (*ArrowReader)(nil)
@@ -177,12 +183,12 @@ var _ array.RecordReader = (*ArrowReader)(nil)
 // in the Arrow schema Fluss uses for the result columns (QueryArrow of
 // SELECT * FROM t gives the schema AppendArrow expects for t).
 //
-// A plain scan of a log table (no filter, OFFSET, LIMIT or row cap;
-// projections and aliases are fine) hands on the scanner's Arrow batches
-// (flussrpc's LogScanner.PollArrow) without a detour through rows. Other
-// plans decode rows into the codec value model and build Arrow again,
-// which saves the database/sql conversion per value, not the decoding.
-// Every read plan is accepted; lookups, COUNT and LIMIT scans are read at
+// A log scan the client neither filters nor windows (no WHERE on
+// non-partition columns, no LIMIT or OFFSET) hands out the log batches as
+// flussrpc's LogScanner.PollArrow decodes them, one record per batch, with
+// no row-by-row detour. Other plans decode rows into the codec value model
+// and build them into Arrow again, which saves only the database/sql
+// conversion per value. Every read plan is accepted; lookups, COUNT and LIMIT scans are read at
 // once and come back as one record. The reader fetches with ctx until it
 // is released; keep ctx alive (and the session open) until then. It
 // takes one statement; args are bound as in Prepared.Run.
@@ -235,9 +241,8 @@ func newArrowReader(ctx context.Context, out []planner.Column, src scanSource, p
 		// In-memory results are final already.
 		pl = scanPipeline{limit: -1}
 	}
-	if ls, ok := src.(*logSource); ok && !ls.changelog && ls.before == nil &&
-		pl.filter == nil && pl.offset == 0 && pl.limit < 0 && pl.maxRows == 0 {
-		r.direct = ls
+	if ls, ok := src.(*logSource); ok && !ls.changelog && ls.before == nil && pl.projectsOnly() {
+		r.direct = &directArrow{src: ls, proj: pl.proj}
 	}
 	r.st = pipelineState{pl: pl}
 	r.refs.Store(1)
@@ -293,22 +298,15 @@ func (r *ArrowReader) Next() bool {
 	return true
 }
 
-// nextDirect is Next of a plain log scan: the next non-empty batch of the
-// scanner, in the reader's schema (the output columns' names, the
-// projection applied).
+// nextDirect makes the next polled batch the current record.
 func (r *ArrowReader) nextDirect() bool {
-	for len(r.pending) == 0 {
+	d := r.direct
+	for len(d.queue) == 0 {
 		if r.eof {
 			return false
 		}
-		bs, err := r.direct.sc.PollArrow(r.ctx, r.direct.wait)
-		for _, b := range bs {
-			if b.Record.NumRows() == 0 {
-				b.Record.Release()
-				continue
-			}
-			r.pending = append(r.pending, b.Record)
-		}
+		bs, err := d.src.sc.PollArrow(r.ctx, d.src.wait)
+		d.queue = append(d.queue, bs...)
 		if errors.Is(err, io.EOF) {
 			r.eof = true
 		} else if err != nil {
@@ -316,28 +314,30 @@ func (r *ArrowReader) nextDirect() bool {
 			return false
 		}
 	}
-	rec := r.pending[0]
-	r.pending = r.pending[1:]
-	defer rec.Release()
-	cols := rec.Columns()
-	if proj := r.st.pl.proj; proj != nil {
-		cols = make([]arrow.Array, len(proj))
-		for i, j := range proj {
-			cols[i] = rec.Column(j)
+	b := d.queue[0]
+	d.queue[0] = flussrpc.ArrowScanBatch{}
+	d.queue = d.queue[1:]
+	defer b.Record.Release()
+	r.cur, r.err = reshapeRecord(r.schema, b.Record, d.proj)
+	return r.err == nil
+}
+
+// reshapeRecord returns the columns proj of rec (all, in order, when proj
+// is nil) under schema, sharing rec's buffers. The types must be the
+// same: both sides map the Fluss types with package arrowipc.
+func reshapeRecord(schema *arrow.Schema, rec arrow.RecordBatch, proj []int) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, schema.NumFields())
+	for k := range cols {
+		i := k
+		if proj != nil {
+			i = proj[k]
 		}
-	}
-	if len(cols) != r.schema.NumFields() {
-		r.err = fmt.Errorf("fluss: the scan returned %d columns, the query has %d", len(cols), r.schema.NumFields())
-		return false
-	}
-	for i, c := range cols {
-		if want := r.schema.Field(i).Type; !arrow.TypeEqual(c.DataType(), want) {
-			r.err = fmt.Errorf("fluss: column %s is %s in the scanned batch, the query's schema has %s", r.schema.Field(i).Name, c.DataType(), want)
-			return false
+		if i >= int(rec.NumCols()) || !arrow.TypeEqual(rec.Column(i).DataType(), schema.Field(k).Type) {
+			return nil, fmt.Errorf("fluss: a scanned Arrow batch (%s) does not hold result column %s", rec.Schema(), schema.Field(k))
 		}
+		cols[k] = rec.Column(i)
 	}
-	r.cur = array.NewRecordBatch(r.schema, cols, rec.NumRows())
-	return true
+	return array.NewRecordBatch(schema, cols, rec.NumRows()), nil
 }
 
 // RecordBatch returns the current record, valid until the next Next or
@@ -365,10 +365,12 @@ func (r *ArrowReader) Release() {
 		r.cur.Release()
 		r.cur = nil
 	}
-	for _, rec := range r.pending {
-		rec.Release()
+	if r.direct != nil {
+		for _, b := range r.direct.queue {
+			b.Record.Release()
+		}
+		r.direct.queue = nil
 	}
-	r.pending = nil
 	r.src.close()
 	r.bld.Release()
 }
