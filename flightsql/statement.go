@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	fsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -283,7 +284,7 @@ func (s *Server) streamQuery(ctx context.Context, l lease, query string, runs []
 		defer l.release()
 		rdr := first
 		for i := 0; ; {
-			ok := sendAll(ctx, ch, rdr)
+			ok := sendAll(ctx, ch, rdr, s.mem)
 			rdr.Release()
 			if i++; !ok || i == len(runs) {
 				return
@@ -297,57 +298,36 @@ func (s *Server) streamQuery(ctx context.Context, l lease, query string, runs []
 	return first.Schema(), ch, nil
 }
 
-// sendAll sends the records of rdr, then its error; false when the
-// stream must end.
-func sendAll(ctx context.Context, ch chan<- flight.StreamChunk, rdr *engine.ArrowReader) bool {
-	for rdr.Next() {
-		rec := rdr.RecordBatch()
-		step := messageRows(rec)
-		for lo := int64(0); lo < rec.NumRows(); lo += step {
-			part := rec.NewSlice(lo, min(lo+step, rec.NumRows()))
-			if !send(ctx, ch, flight.StreamChunk{Data: part}) {
-				part.Release()
+// sendAll sends the records of rdr, cut into messages, then its error;
+// false when the stream must end.
+func sendAll(ctx context.Context, ch chan<- flight.StreamChunk, rdr *engine.ArrowReader, mem memory.Allocator) bool {
+	m := &messages{mem: mem}
+	defer m.release()
+	emit := func(out []arrow.RecordBatch, err error) bool {
+		for i, rec := range out {
+			if !send(ctx, ch, flight.StreamChunk{Data: rec}) {
+				for _, r := range out[i:] {
+					r.Release()
+				}
 				return false
 			}
+		}
+		if err != nil {
+			send(ctx, ch, flight.StreamChunk{Err: status.Error(codes.Internal, err.Error())})
+			return false
+		}
+		return true
+	}
+	for rdr.Next() {
+		if !emit(m.add(rdr.RecordBatch())) {
+			return false
 		}
 	}
 	if err := rdr.Err(); err != nil {
 		send(ctx, ch, flight.StreamChunk{Err: statusOf(err)})
 		return false
 	}
-	return true
-}
-
-// maxMessageBytes bounds the Arrow data of one Flight message: gRPC
-// clients refuse messages over 4 MiB unless configured otherwise, and the
-// engine's records (64K rows) of wide rows are larger.
-const maxMessageBytes = 2 << 20
-
-// messageRows is how many rows of rec go in one message.
-func messageRows(rec arrow.RecordBatch) int64 {
-	var size int64
-	for _, col := range rec.Columns() {
-		size += dataSize(col.Data())
-	}
-	rows := rec.NumRows()
-	if size <= maxMessageBytes || rows <= 1 {
-		return max(rows, 1)
-	}
-	return max(rows*maxMessageBytes/size, 1)
-}
-
-// dataSize is the size of an array's buffers, children included.
-func dataSize(d arrow.ArrayData) int64 {
-	var n int64
-	for _, b := range d.Buffers() {
-		if b != nil {
-			n += int64(b.Len())
-		}
-	}
-	for _, c := range d.Children() {
-		n += dataSize(c)
-	}
-	return n
+	return emit(nonNil(m.flush()))
 }
 
 // send hands a chunk to the framework unless the call ended.
