@@ -25,6 +25,8 @@ import (
 // client that trusts it logs in and lists catalogs, a plaintext client
 // gets nowhere, and cancelling stops the server with status 0.
 func TestServeTLS(t *testing.T) {
+	// Before any goroutine: without the cluster the test skips here.
+	dsn := "fluss://" + clustertest.SASLBootstrap(t) + "/fluss"
 	certPEM, keyPEM := testkit.LoopbackCert(t)
 	dir := t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
@@ -38,7 +40,7 @@ func TestServeTLS(t *testing.T) {
 	out, w := io.Pipe()
 	status := make(chan int, 1)
 	go func() {
-		status <- run(ctx, []string{"--dsn", "fluss://" + clustertest.SASLBootstrap(t) + "/fluss",
+		status <- run(ctx, []string{"--dsn", dsn,
 			"--addr", "127.0.0.1:0", "--tls-cert", certFile, "--tls-key", keyFile}, w, io.Discard, os.Getenv)
 		_ = w.Close()
 	}()
