@@ -45,6 +45,8 @@ demo:
 
 ## test: lint, unit tests, fuzz seeds and the integration suite against a real
 ## local cluster (started here with a SASL listener, stopped at the end).
+## FLUSS_INTEGRATION=1 turns the integration tests on: without it (plain
+## `go test ./...`) they skip, and the unit tests run alone in seconds.
 ## Packages run one at a time (-p 1): a Fluss 0.9.1 coordinator under heavy
 ## concurrent DDL can miss a table's creation (its ZooKeeper cache sees the
 ## table node only after its data was written) and never elect leaders for it.
@@ -53,16 +55,18 @@ demo:
 ## cluster of its own: three tablet servers, replication 3, on
 ## FLUSS_FAULT_PORT (default FLUSS_PORT + 50, clear of the main cluster's
 ## ports), started and stopped here; it kills servers and cuts connections.
+INTEGRATION = FLUSS_SASL=1 FLUSS_INTEGRATION=1
+
 test: lint peers javapeer
 	@FLUSS_SASL=1 $(CLUSTER) up
-	@status=0; FLUSS_SASL=1 $(GO) test -race -count=1 -p 1 -timeout 60m ./... || status=$$?; \
+	@status=0; $(INTEGRATION) $(GO) test -race -count=1 -p 1 -timeout 60m ./... || status=$$?; \
 	  for m in $(SUBMODULES); do \
-	    (cd $$m && FLUSS_SASL=1 $(GO) test -race -count=1 -p 1 -timeout 20m ./...) || status=$$?; \
+	    (cd $$m && $(INTEGRATION) $(GO) test -race -count=1 -p 1 -timeout 20m ./...) || status=$$?; \
 	  done; \
 	  FLUSS_SASL=1 $(CLUSTER) down; \
 	  [ $$status -eq 0 ] || exit $$status; $(MAKE) --no-print-directory fault-test
 
-FAULT_ENV = FLUSS_SASL=1 FLUSS_TABLETS=3 \
+FAULT_ENV = $(INTEGRATION) FLUSS_TABLETS=3 \
 	FLUSS_PORT=$${FLUSS_FAULT_PORT:-$$(( $${FLUSS_PORT:-9123} + 50 ))}
 
 ## fault-test: the fault-injection suite alone, on its own 3-tablet cluster.
@@ -144,7 +148,7 @@ fuzz:
 ## the local cluster (started here like for make test).
 bench:
 	@FLUSS_SASL=1 $(CLUSTER) up
-	FLUSS_SASL=1 $(GO) test -run '^$$' -bench . -benchmem ./...
+	$(INTEGRATION) $(GO) test -run '^$$' -bench . -benchmem ./...
 
 ## bench-peers: this client, the Java client and pyfluss side by side on the
 ## local cluster, each workload in its own process, plus the server ceiling;

@@ -81,6 +81,12 @@ func queryStrings(t *testing.T, db *sql.DB, query string, args ...any) [][]strin
 	if err != nil {
 		t.Fatalf("Query(%s): %v", query, err)
 	}
+	return readStrings(t, rows)
+}
+
+// readStrings reads and closes rows, each value as a string ("NULL" for NULL).
+func readStrings(t *testing.T, rows *sql.Rows) [][]string {
+	t.Helper()
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {

@@ -5,7 +5,10 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -271,46 +274,94 @@ func BenchmarkAppendArrow(b *testing.B) {
 	})
 }
 
-// BenchmarkLookup: QueryRow by primary key.
+// BenchmarkLookup: a point lookup by primary key, one row per call, from 1
+// and from 64 goroutines: unprepared db.QueryRow, a prepared statement and
+// the native Lookuper, so that the driver's overhead reads off as the ratio
+// of their lookups/s, and (at c=1) as the difference of their p50-µs.
+//
+//	go test -run '^$' -bench 'Lookup$' -benchtime 20000x -count 3 .
 func BenchmarkLookup(b *testing.B) {
 	const keys = 1000
-	setup := func(b *testing.B) *benchEnv {
-		e := newBenchEnv(b)
-		e.exec(b, "CREATE TABLE "+e.d+".kv (id BIGINT, s STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
-		e.exec(b, "INSERT INTO "+e.d+".kv VALUES "+valuesList(0, keys))
-		return e
-	}
-	b.Run("sql", func(b *testing.B) {
-		e := setup(b)
-		st, err := e.db.Prepare("SELECT s FROM " + e.d + ".kv WHERE id = ?")
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer st.Close()
-		var s string
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			if err := st.QueryRow(i % keys).Scan(&s); err != nil {
+	e := newBenchEnv(b)
+	e.exec(b, "CREATE TABLE "+e.d+".kv (id BIGINT, s STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
+	e.exec(b, "INSERT INTO "+e.d+".kv VALUES "+valuesList(0, keys))
+	query := "SELECT s FROM " + e.d + ".kv WHERE id = ?"
+	e.db.SetMaxIdleConns(64)
+	for _, conc := range []int{1, 64} {
+		b.Run(fmt.Sprintf("sql-c%d", conc), func(b *testing.B) {
+			runLookups(b, conc, func(i int) error {
+				var s string
+				return e.db.QueryRow(query, i%keys).Scan(&s)
+			})
+		})
+		b.Run(fmt.Sprintf("prepared-c%d", conc), func(b *testing.B) {
+			st, err := e.db.Prepare(query)
+			if err != nil {
 				b.Fatal(err)
 			}
-		}
-		reportRows(b, b.N)
-	})
-	b.Run("native", func(b *testing.B) {
-		e := setup(b)
-		lk, err := e.table(b, "kv").NewLookuper()
-		if err != nil {
+			defer st.Close()
+			runLookups(b, conc, func(i int) error {
+				var s string
+				return st.QueryRow(i % keys).Scan(&s)
+			})
+		})
+		b.Run(fmt.Sprintf("native-c%d", conc), func(b *testing.B) {
+			lk, err := e.table(b, "kv").NewLookuper()
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			runLookups(b, conc, func(i int) error {
+				if _, ok, err := lk.Lookup(ctx, []any{int64(i % keys)}); err != nil || !ok {
+					return fmt.Errorf("key %d: found %v, %v", i%keys, ok, err)
+				}
+				return nil
+			})
+		})
+	}
+}
+
+// runLookups calls lookup b.N times from conc goroutines and reports
+// lookups/s and the median latency of a call.
+func runLookups(b *testing.B, conc int, lookup func(i int) error) {
+	// Warm up: plans, lookupers, connections of the pool.
+	for i := range conc {
+		if err := lookup(i); err != nil {
 			b.Fatal(err)
 		}
-		ctx := context.Background()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			if _, ok, err := lk.Lookup(ctx, []any{int64(i % keys)}); err != nil || !ok {
-				b.Fatal(ok, err)
+	}
+	lat := make([]time.Duration, b.N)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, conc)
+	b.ResetTimer()
+	for range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= b.N {
+					return
+				}
+				t0 := time.Now()
+				if err := lookup(i); err != nil {
+					errs <- err
+					return
+				}
+				lat[i] = time.Since(t0)
 			}
-		}
-		reportRows(b, b.N)
-	})
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	close(errs)
+	if err := <-errs; err != nil {
+		b.Fatal(err)
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lookups/s")
+	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-µs")
 }
 
 // BenchmarkScan: a bounded full scan of a log table.

@@ -1,7 +1,9 @@
 package fluss_test
 
 import (
+	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,15 +49,23 @@ func TestRawClientAndAdmin(t *testing.T) {
 	}
 }
 
-func TestRawArrow(t *testing.T) {
+// rawEnv opens a database/sql pool, a scratch database and one
+// connection of the pool, closed at the end of the test.
+func rawEnv(t *testing.T) (*sql.DB, string, *sql.Conn) {
+	t.Helper()
 	db := openDB(t, "")
 	d := uniqueDB(t, db)
-	ctx := ctxT(t)
-	c, err := db.Conn(ctx)
+	c, err := db.Conn(ctxT(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
+	return db, d, c
+}
+
+func TestRawArrow(t *testing.T) {
+	db, d, c := rawEnv(t)
+	ctx := ctxT(t)
 	mustExec(t, db, "CREATE TABLE "+d+".logt (id BIGINT, name STRING)"+withFormat())
 	mustExec(t, db, "CREATE TABLE "+d+".pkt (id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
 
@@ -119,5 +129,73 @@ func TestRawArrow(t *testing.T) {
 	// The arguments must match the placeholders here too.
 	if _, err := fluss.QueryArrow(ctx, c, "SELECT id FROM "+d+".pkt WHERE id IN (?, ?)", 3, 4, 5); err == nil || !strings.Contains(err.Error(), "2 placeholders, got 3 arguments") {
 		t.Fatalf("QueryArrow with an extra argument: %v", err)
+	}
+}
+
+// TestQueryArrowLogScan: QueryArrow of a log scan gives the rows and
+// columns database/sql gives, whether the scanned batches are handed out
+// as they are (SELECT *, projections, aliases) or rebuilt row by row
+// (filters, LIMIT).
+func TestQueryArrowLogScan(t *testing.T) {
+	db, d, c := rawEnv(t)
+	ctx := ctxT(t)
+	tbl := d + ".logt"
+	mustExec(t, db, "CREATE TABLE "+tbl+" (id BIGINT, name STRING) WITH ('bucket.num' = '3', 'table.log.format' = '"+logFormat+"')")
+	r, err := fluss.QueryArrow(ctx, c, "SELECT * FROM "+tbl+" LIMIT 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch := r.Schema()
+	r.Release()
+	for from := 0; from < 3000; from += 1000 {
+		rec := arrowRecord(sch, from, 1000)
+		_, err := fluss.AppendArrow(ctx, c, tbl, rec)
+		rec.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{
+		"SELECT * FROM " + tbl,
+		"SELECT name AS n, id FROM " + tbl,
+		"SELECT id FROM " + tbl,
+		"SELECT id, name FROM " + tbl + " /*+ OPTIONS('fluss.client-filter'='true') */ WHERE name = 'name 7'",
+		"SELECT name FROM " + tbl + " LIMIT 5",
+	} {
+		want := queryStrings(t, db, q)
+		r, err := fluss.QueryArrow(ctx, c, q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		var got [][]string
+		for r.Next() {
+			rec := r.RecordBatch()
+			if !rec.Schema().Equal(r.Schema()) {
+				t.Fatalf("%s: record schema %s, reader schema %s", q, rec.Schema(), r.Schema())
+			}
+			for i := range int(rec.NumRows()) {
+				row := make([]string, rec.NumCols())
+				for j, col := range rec.Columns() {
+					row[j] = col.ValueStr(i)
+				}
+				got = append(got, row)
+			}
+		}
+		if err := r.Err(); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		r.Release()
+		if strings.HasSuffix(q, "LIMIT 5") {
+			// Which rows LIMIT picks is not defined; their number is.
+			if len(got) != 5 || len(want) != 5 {
+				t.Fatalf("%s: %d rows in Arrow, %d through database/sql", q, len(got), len(want))
+			}
+			continue
+		}
+		slices.SortFunc(got, slices.Compare)
+		slices.SortFunc(want, slices.Compare)
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("%s: Arrow gave %d rows (%v...), database/sql %d (%v...)", q, len(got), got[:min(3, len(got))], len(want), want[:min(3, len(want))])
+		}
 	}
 }

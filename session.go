@@ -19,6 +19,8 @@ type session struct {
 	client *flussrpc.Client
 	s      *engine.Session
 	closed bool
+	// stmts are the statements of unprepared calls (stmtcache.go).
+	stmts stmtCache
 }
 
 var (
@@ -56,6 +58,11 @@ func (c *session) PrepareContext(ctx context.Context, query string) (driver.Stmt
 	if err := c.usable(); err != nil {
 		return nil, err
 	}
+	return c.prepare(query)
+}
+
+// prepare parses query into a statement of the session.
+func (c *session) prepare(query string) (*stmt, error) {
 	stmts, err := c.parse(query)
 	if err != nil {
 		return nil, err
@@ -89,25 +96,28 @@ func (c *session) Close() error {
 		return nil
 	}
 	c.closed = true
+	c.stmts = nil
 	return c.s.Close()
 }
 
-// ExecContext runs statements without a prepare round trip.
+// ExecContext runs statements without a prepare round trip, reusing the
+// statement of an earlier call with the same text (stmtcache.go).
 func (c *session) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	st, err := c.PrepareContext(ctx, query)
+	st, err := c.cachedStmt(query)
 	if err != nil {
 		return nil, err
 	}
-	return st.(*stmt).ExecContext(ctx, args)
+	return st.ExecContext(ctx, args)
 }
 
-// QueryContext runs a query without a prepare round trip.
+// QueryContext runs a query without a prepare round trip, reusing the
+// statement of an earlier call with the same text (stmtcache.go).
 func (c *session) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	st, err := c.PrepareContext(ctx, query)
+	st, err := c.cachedStmt(query)
 	if err != nil {
 		return nil, err
 	}
-	return st.(*stmt).QueryContext(ctx, args)
+	return st.QueryContext(ctx, args)
 }
 
 // Ping asks the cluster for its node list: a real round trip.

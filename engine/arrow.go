@@ -164,6 +164,17 @@ type ArrowReader struct {
 	cur    arrow.RecordBatch
 	err    error
 	eof    bool
+	// direct is set when the source's Arrow batches are the result.
+	direct *directArrow
+}
+
+// directArrow hands out the Arrow batches of a log scan, reshaped to the
+// result's schema.
+type directArrow struct {
+	src *logSource
+	// proj is the batch column of each result column; nil: the same.
+	proj  []int
+	queue []flussrpc.ArrowScanBatch
 }
 
 var _ array.RecordReader = (*ArrowReader)(nil)
@@ -172,11 +183,12 @@ var _ array.RecordReader = (*ArrowReader)(nil)
 // in the Arrow schema Fluss uses for the result columns (QueryArrow of
 // SELECT * FROM t gives the schema AppendArrow expects for t).
 //
-// Limits: rows are decoded from the wire into the codec value model and
-// built into Arrow again, so it saves the database/sql conversion per
-// value, not the decoding (flussrpc's LogScanner.PollArrow, which hands
-// out the server's Arrow batches as they are, is the native alternative).
-// Every read plan is accepted; lookups, COUNT and LIMIT scans are read at
+// A log scan the client neither filters nor windows (no WHERE on
+// non-partition columns, no LIMIT or OFFSET) hands out the log batches as
+// flussrpc's LogScanner.PollArrow decodes them, one record per batch, with
+// no row-by-row detour. Other plans decode rows into the codec value model
+// and build them into Arrow again, which saves only the database/sql
+// conversion per value. Every read plan is accepted; lookups, COUNT and LIMIT scans are read at
 // once and come back as one record. The reader fetches with ctx until it
 // is released; keep ctx alive (and the session open) until then. It
 // takes one statement; args are bound as in Prepared.Run.
@@ -229,6 +241,9 @@ func newArrowReader(ctx context.Context, out []planner.Column, src scanSource, p
 		// In-memory results are final already.
 		pl = scanPipeline{limit: -1}
 	}
+	if ls, ok := src.(*logSource); ok && !ls.changelog && ls.before == nil && pl.projectsOnly() {
+		r.direct = &directArrow{src: ls, proj: pl.proj}
+	}
 	r.st = pipelineState{pl: pl}
 	r.refs.Store(1)
 	return r, nil
@@ -246,6 +261,9 @@ func (r *ArrowReader) Next() bool {
 	}
 	if r.err != nil {
 		return false
+	}
+	if r.direct != nil {
+		return r.nextDirect()
 	}
 	for !r.eof && r.bld.Len() < arrowBatchRows {
 		if r.st.done() {
@@ -280,6 +298,48 @@ func (r *ArrowReader) Next() bool {
 	return true
 }
 
+// nextDirect makes the next polled batch the current record.
+func (r *ArrowReader) nextDirect() bool {
+	d := r.direct
+	for len(d.queue) == 0 {
+		if r.eof {
+			return false
+		}
+		bs, err := d.src.sc.PollArrow(r.ctx, d.src.wait)
+		d.queue = append(d.queue, bs...)
+		if errors.Is(err, io.EOF) {
+			r.eof = true
+		} else if err != nil {
+			r.err = WrapError(err, "")
+			return false
+		}
+	}
+	b := d.queue[0]
+	d.queue[0] = flussrpc.ArrowScanBatch{}
+	d.queue = d.queue[1:]
+	defer b.Record.Release()
+	r.cur, r.err = reshapeRecord(r.schema, b.Record, d.proj)
+	return r.err == nil
+}
+
+// reshapeRecord returns the columns proj of rec (all, in order, when proj
+// is nil) under schema, sharing rec's buffers. The types must be the
+// same: both sides map the Fluss types with package arrowipc.
+func reshapeRecord(schema *arrow.Schema, rec arrow.RecordBatch, proj []int) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, schema.NumFields())
+	for k := range cols {
+		i := k
+		if proj != nil {
+			i = proj[k]
+		}
+		if i >= int(rec.NumCols()) || !arrow.TypeEqual(rec.Column(i).DataType(), schema.Field(k).Type) {
+			return nil, fmt.Errorf("fluss: a scanned Arrow batch (%s) does not hold result column %s", rec.Schema(), schema.Field(k))
+		}
+		cols[k] = rec.Column(i)
+	}
+	return array.NewRecordBatch(schema, cols, rec.NumRows()), nil
+}
+
 // RecordBatch returns the current record, valid until the next Next or
 // Release (Retain it to keep it longer).
 func (r *ArrowReader) RecordBatch() arrow.RecordBatch { return r.cur }
@@ -304,6 +364,12 @@ func (r *ArrowReader) Release() {
 	if r.cur != nil {
 		r.cur.Release()
 		r.cur = nil
+	}
+	if r.direct != nil {
+		for _, b := range r.direct.queue {
+			b.Record.Release()
+		}
+		r.direct.queue = nil
 	}
 	r.src.close()
 	r.bld.Release()

@@ -58,40 +58,57 @@ type tableHandle struct {
 	prefix    map[string]*flussrpc.PrefixLookuper
 }
 
-// handle returns the open table of plan table pt. A cached handle is
-// reused while its schema id is the plan's; otherwise the client's shared
-// handle is taken. When that one is newer than the plan (the plan was made
-// before the client saw a change), the plan is stale (errStalePlan) and
-// must be made again, against the newer info.
+// handle returns the open table of plan table pt. The client's shared
+// handle (flussrpc.Client.Table: a map lookup, fetched again after DDL
+// through this client and after flussrpc.TableTTL) says which version of
+// the table is current; a plan made against another version is stale
+// (errStalePlan) and must be made again. Checking it on every execution,
+// not only when planning, is what lets a plan be kept across executions
+// (prepared statements, the driver's statement cache) and still see a
+// change made by another session or client as soon as a fresh one would.
+// Should the info be due for a refresh that fails, a cached handle of the
+// plan's version is used: the server has the last word on the request.
 func (c *Session) handle(ctx context.Context, pt planner.Table) (*tableHandle, error) {
 	hc := &c.cat.handles
-	hc.mu.Lock()
-	h := hc.byPath[pt.Path]
-	hc.mu.Unlock()
-	if h != nil && h.t.Info().SchemaID == pt.SchemaID && h.t.Info().TableID == pt.TableID {
-		return h, nil
-	}
 	t, err := c.client.Table(ctx, pt.Path)
 	if err != nil {
+		if h := hc.get(pt); h != nil {
+			return h, nil
+		}
 		return nil, err
 	}
-	if t.Info().SchemaID != pt.SchemaID || t.Info().TableID != pt.TableID {
+	if !isVersion(t.Info(), pt) {
 		return nil, errStalePlan
 	}
-	h = &tableHandle{t: t}
 	hc.mu.Lock()
+	defer hc.mu.Unlock()
+	// Keep the handle while the version stays, so that lookups of every
+	// session keep batching together and cached writers stay valid.
+	if h := hc.byPath[pt.Path]; h != nil && isVersion(h.t.Info(), pt) {
+		return h, nil
+	}
+	h := &tableHandle{t: t}
 	if hc.byPath == nil {
 		hc.byPath = make(map[flussrpc.TablePath]*tableHandle)
 	}
-	// Another session may have opened the same version meanwhile; keep
-	// one so lookups keep batching together.
-	if old := hc.byPath[pt.Path]; old != nil && old.t.Info().SchemaID == t.Info().SchemaID && old.t.Info().TableID == t.Info().TableID {
-		h = old
-	} else {
-		hc.byPath[pt.Path] = h
-	}
-	hc.mu.Unlock()
+	hc.byPath[pt.Path] = h
 	return h, nil
+}
+
+// get returns the cached handle of plan table pt's version, or nil.
+func (hc *handleCache) get(pt planner.Table) *tableHandle {
+	hc.mu.Lock()
+	defer hc.mu.Unlock()
+	if h := hc.byPath[pt.Path]; h != nil && isVersion(h.t.Info(), pt) {
+		return h
+	}
+	return nil
+}
+
+// isVersion reports whether info is the version of the table pt was
+// planned against.
+func isVersion(info *flussrpc.TableInfo, pt planner.Table) bool {
+	return info.SchemaID == pt.SchemaID && info.TableID == pt.TableID
 }
 
 // pointLookuper returns the shared point lookuper of the table.

@@ -15,13 +15,16 @@ import (
 // row once, as in SQL).
 func distinctKeys(want, planCols []string, keys [][]planner.Value, b *binder) ([][]any, error) {
 	out := make([][]any, 0, len(keys))
-	seen := make(map[string]bool, len(keys))
+	var seen map[string]bool
+	if len(keys) > 1 {
+		seen = make(map[string]bool, len(keys))
+	}
 	for _, k := range keys {
 		key, err := lookupKey(want, planCols, k, b)
 		if err != nil {
 			return nil, err
 		}
-		if len(keys) > 1 {
+		if seen != nil {
 			id := fmt.Sprintf("%#v", key)
 			if seen[id] {
 				continue
@@ -42,7 +45,8 @@ func (c *Session) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][
 	if err != nil {
 		return nil, err
 	}
-	keys, err := distinctKeys(lk.KeyColumns(), p.KeyColumns, p.Keys, b)
+	// The lookuper's key columns, without the copy KeyColumns makes.
+	keys, err := distinctKeys(h.t.Info().Descriptor.Schema.PrimaryKey, p.KeyColumns, p.Keys, b)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +78,7 @@ func (c *Session) lookuperFor(h *tableHandle, hints planner.Options) (*flussrpc.
 // finishLookup filters, projects and windows looked-up rows (nil = not
 // found), keeping the order of the keys.
 func (c *Session) finishLookup(found [][]any, filter *rowFilter, proj planner.Projection, limit, offset *planner.Value, b *binder) ([][]any, error) {
-	var out [][]any
+	out := make([][]any, 0, len(found))
 	for _, row := range found {
 		if row == nil {
 			continue

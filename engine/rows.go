@@ -13,7 +13,9 @@ import (
 // holding codec values that are converted to database/sql values as they
 // are read, exactly like streamed rows.
 type memRows struct {
-	cols  []planner.Column
+	cols []planner.Column
+	// types describe cols for the ColumnType methods; made on first use,
+	// as most callers (a QueryRow) never ask.
 	types []typeconv.ColumnType
 	rows  [][]any
 	next  int
@@ -30,7 +32,15 @@ var (
 )
 
 func newMemRows(cols []planner.Column, rows [][]any, opts typeconv.OutOptions) *memRows {
-	return &memRows{cols: cols, types: columnTypes(cols, opts), rows: rows, opts: opts}
+	return &memRows{cols: cols, rows: rows, opts: opts}
+}
+
+// typeOf describes column i.
+func (r *memRows) typeOf(i int) typeconv.ColumnType {
+	if r.types == nil {
+		r.types = columnTypes(r.cols, r.opts)
+	}
+	return r.types[i]
 }
 
 func columnTypes(cols []planner.Column, opts typeconv.OutOptions) []typeconv.ColumnType {
@@ -79,18 +89,18 @@ func convertRow(cols []planner.Column, row []any, dest []driver.Value, opts type
 }
 
 // ColumnTypeScanType is the Go type Next returns for the column.
-func (r *memRows) ColumnTypeScanType(i int) reflect.Type { return r.types[i].ScanType() }
+func (r *memRows) ColumnTypeScanType(i int) reflect.Type { return r.typeOf(i).ScanType() }
 
 // ColumnTypeDatabaseTypeName is the Fluss type name, e.g. "BIGINT".
-func (r *memRows) ColumnTypeDatabaseTypeName(i int) string { return r.types[i].DatabaseTypeName() }
+func (r *memRows) ColumnTypeDatabaseTypeName(i int) string { return r.typeOf(i).DatabaseTypeName() }
 
 // ColumnTypeNullable reports whether the column may hold NULL.
-func (r *memRows) ColumnTypeNullable(i int) (nullable, ok bool) { return r.types[i].Nullable() }
+func (r *memRows) ColumnTypeNullable(i int) (nullable, ok bool) { return r.typeOf(i).Nullable() }
 
 // ColumnTypePrecisionScale reports DECIMAL and time precision.
 func (r *memRows) ColumnTypePrecisionScale(i int) (precision, scale int64, ok bool) {
-	return r.types[i].PrecisionScale()
+	return r.typeOf(i).PrecisionScale()
 }
 
 // ColumnTypeLength reports the length of CHAR/BINARY and variable types.
-func (r *memRows) ColumnTypeLength(i int) (length int64, ok bool) { return r.types[i].Length() }
+func (r *memRows) ColumnTypeLength(i int) (length int64, ok bool) { return r.typeOf(i).Length() }

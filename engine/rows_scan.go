@@ -34,6 +34,12 @@ type scanPipeline struct {
 	capErr  func() error
 }
 
+// projectsOnly reports whether the pipeline at most reorders and drops
+// columns: every source row is a result row.
+func (pl *scanPipeline) projectsOnly() bool {
+	return pl.filter == nil && pl.offset == 0 && pl.limit < 0 && pl.maxRows == 0
+}
+
 // scanPrefetch is how many chunks the producer may read ahead of Next.
 // Together with the scanner's own fetch buffer it bounds the memory of a
 // scan regardless of its size.

@@ -12,7 +12,7 @@ import (
 // The write path, shared by AppendWriter and UpsertWriter:
 //
 //   - the writer turns a row into a bucket of a physical path and adds it
-//     to that bucket's open batch (wrEngine.mu held);
+//     to that bucket's open batch (accumulator.mu held);
 //   - a batch is closed when it reaches the batch size, when it is older
 //     than the batch timeout, on Flush/Close, or when appenders wait for
 //     buffer memory;
@@ -25,30 +25,24 @@ import (
 //     last error it met, and a bucket without a known leader waits while
 //     its route is fetched in the background (sender.go).
 
-// wrBuilder accumulates the records of one batch and produces its bytes.
-type wrBuilder interface {
-	// wrSize is the batch size in bytes so far (an estimate for ARROW).
-	wrSize() int
-	// wrBuild returns the finished batch carrying writer id and sequence.
+// batchBuilder accumulates the records of one batch and produces its bytes.
+type batchBuilder interface {
+	// sizeBytes is the batch size in bytes so far (an estimate for ARROW).
+	sizeBytes() int
+	// build returns the finished batch carrying writer id and sequence.
 	// It is called once, by the sender, after the batch was closed.
-	wrBuild(writerID int64, seq int32) ([]byte, error)
-	// wrRelease frees the builder's memory.
-	wrRelease()
+	build(writerID int64, seq int32) ([]byte, error)
+	// release frees the builder's memory.
+	release()
 }
 
-// wrBucketKey identifies a bucket of one physical path.
-type wrBucketKey struct {
-	partition string
-	bucket    int32
-}
-
-// wrBatch is one batch of records of one bucket: open (accepting records),
+// writeBatch is one batch of records of one bucket: open (accepting records),
 // queued, in flight, or done.
-type wrBatch struct {
-	bs      *wrBucket
+type writeBatch struct {
+	bs      *writeBucket
 	order   uint64 // creation order within the writer
 	created time.Time
-	builder wrBuilder // nil once built
+	builder batchBuilder // nil once built
 	records int
 	memory  int64 // bytes charged to the buffer
 
@@ -66,15 +60,15 @@ type wrBatch struct {
 	baseOffset int64 // log tables: offset of the first record; -1 if unknown
 }
 
-// wrBucket is the state of one bucket: its open batch, the batches waiting
+// writeBucket is the state of one bucket: its open batch, the batches waiting
 // to be sent (retries first, in sequence order) and idempotence bookkeeping.
-type wrBucket struct {
-	key         wrBucketKey
+type writeBucket struct {
+	key         bucketKey
 	phys        PhysicalPath
 	partitionID int64 // -1 for non-partitioned tables
 
-	open     *wrBatch
-	queue    []*wrBatch
+	open     *writeBatch
+	queue    []*writeBatch
 	inflight int
 
 	// Idempotence (idempotence.go).
@@ -91,12 +85,13 @@ type wrBucket struct {
 	noLeaderErr error
 }
 
-// wrEngine is the accumulator and sender of one writer.
-type wrEngine struct {
+// accumulator batches the rows of one writer per bucket; its sender
+// goroutine (sender.go) ships them and idempotence.go judges the answers.
+type accumulator struct {
 	c       *Client
 	table   *Table
 	kv      bool // PUT_KV (upsert writer) instead of PRODUCE_LOG
-	cfg     wrConfig
+	cfg     writerConfig
 	putKv   func() *putKvShape // PUT_KV request fields; nil for log writers
 	ctx     context.Context    // ends when the writer is closed
 	cancel  context.CancelFunc
@@ -106,9 +101,9 @@ type wrEngine struct {
 	awaiting sync.WaitGroup
 
 	mu         sync.Mutex
-	buckets    map[wrBucketKey]*wrBucket
-	order      []*wrBucket // buckets in creation order, for fair draining
-	incomplete map[*wrBatch]struct{}
+	buckets    map[bucketKey]*writeBucket
+	order      []*writeBucket // buckets in creation order, for fair draining
+	incomplete map[*writeBatch]struct{}
 	flushing   int
 	closing    bool
 	closed     bool
@@ -134,14 +129,14 @@ type putKvShape struct {
 // ErrWriterClosed is returned by writes on a closed writer.
 var ErrWriterClosed = errors.New("flussrpc: writer is closed")
 
-func newWrEngine(t *Table, cfg wrConfig, kv bool) *wrEngine {
+func newAccumulator(t *Table, cfg writerConfig, kv bool) *accumulator {
 	ctx, cancel := context.WithCancel(context.Background())
-	e := &wrEngine{
+	e := &accumulator{
 		c: t.c, table: t, kv: kv, cfg: cfg, ctx: ctx, cancel: cancel,
 		stopped:    make(chan struct{}),
 		wake:       make(chan struct{}, 1),
-		buckets:    make(map[wrBucketKey]*wrBucket),
-		incomplete: make(map[*wrBatch]struct{}),
+		buckets:    make(map[bucketKey]*writeBucket),
+		incomplete: make(map[*writeBatch]struct{}),
 		memFree:    make(chan struct{}),
 		writerID:   -1,
 		routing:    make(map[PhysicalPath]bool),
@@ -151,7 +146,7 @@ func newWrEngine(t *Table, cfg wrConfig, kv bool) *wrEngine {
 }
 
 // signal wakes the sender.
-func (e *wrEngine) signal() {
+func (e *accumulator) signal() {
 	select {
 	case e.wake <- struct{}{}:
 	default:
@@ -160,7 +155,7 @@ func (e *wrEngine) signal() {
 
 // lockForAppend takes e.mu once buffer memory is available, waiting (and
 // asking the sender to send what it has) while it is used up.
-func (e *wrEngine) lockForAppend(ctx context.Context) error {
+func (e *accumulator) lockForAppend(ctx context.Context) error {
 	var deadline <-chan time.Time
 	for {
 		e.mu.Lock()
@@ -198,12 +193,12 @@ func (e *wrEngine) lockForAppend(ctx context.Context) error {
 }
 
 // bucketLocked returns the state of a bucket, creating it.
-func (e *wrEngine) bucketLocked(phys PhysicalPath, partitionID int64, bucket int32) *wrBucket {
-	k := wrBucketKey{partition: phys.Partition, bucket: bucket}
+func (e *accumulator) bucketLocked(phys PhysicalPath, partitionID int64, bucket int32) *writeBucket {
+	k := bucketKey{partition: phys.Partition, bucket: bucket}
 	if bs, ok := e.buckets[k]; ok {
 		return bs
 	}
-	bs := &wrBucket{key: k, phys: phys, partitionID: partitionID, writerID: -1, lastAcked: -1}
+	bs := &writeBucket{key: k, phys: phys, partitionID: partitionID, writerID: -1, lastAcked: -1}
 	e.buckets[k] = bs
 	e.order = append(e.order, bs)
 	return bs
@@ -211,17 +206,17 @@ func (e *wrEngine) bucketLocked(phys PhysicalPath, partitionID int64, bucket int
 
 // fullLocked reports whether the bucket's open batch has reached the
 // batch size, so the next record should start a new batch.
-func (e *wrEngine) fullLocked(bs *wrBucket) bool {
-	return bs.open != nil && bs.open.records > 0 && bs.open.builder.wrSize() >= e.cfg.batchSize
+func (e *accumulator) fullLocked(bs *writeBucket) bool {
+	return bs.open != nil && bs.open.records > 0 && bs.open.builder.sizeBytes() >= e.cfg.batchSize
 }
 
 // closeOpenLocked moves the open batch to the send queue.
-func (e *wrEngine) closeOpenLocked(bs *wrBucket) {
+func (e *accumulator) closeOpenLocked(bs *writeBucket) {
 	if bs.open == nil {
 		return
 	}
 	if bs.open.records == 0 {
-		bs.open.builder.wrRelease()
+		bs.open.builder.release()
 		delete(e.incomplete, bs.open)
 		bs.open = nil
 		return
@@ -233,7 +228,7 @@ func (e *wrEngine) closeOpenLocked(bs *wrBucket) {
 // appendLocked adds one record to the bucket's open batch through add,
 // closing a full batch first. newBuilder makes the builder of a new batch.
 // It returns the batch holding the record. e.mu must be held.
-func (e *wrEngine) appendLocked(bs *wrBucket, newBuilder func() (wrBuilder, error), add func(wrBuilder) error) (*wrBatch, error) {
+func (e *accumulator) appendLocked(bs *writeBucket, newBuilder func() (batchBuilder, error), add func(batchBuilder) error) (*writeBatch, error) {
 	if e.fullLocked(bs) {
 		e.closeOpenLocked(bs)
 		e.signal()
@@ -244,7 +239,7 @@ func (e *wrEngine) appendLocked(bs *wrBucket, newBuilder func() (wrBuilder, erro
 			return nil, err
 		}
 		e.batches++
-		b := &wrBatch{bs: bs, order: e.batches, created: time.Now(), builder: bld, seq: -1, done: make(chan struct{}), baseOffset: -1}
+		b := &writeBatch{bs: bs, order: e.batches, created: time.Now(), builder: bld, seq: -1, done: make(chan struct{}), baseOffset: -1}
 		bs.open = b
 		e.incomplete[b] = struct{}{}
 		// The sender only arms its timer for batches it has seen: wake it
@@ -268,10 +263,10 @@ func (e *wrEngine) appendLocked(bs *wrBucket, newBuilder func() (wrBuilder, erro
 }
 
 // addBatchLocked queues a batch that was built whole (AppendArrow).
-func (e *wrEngine) addBatchLocked(bs *wrBucket, bld wrBuilder, records int) *wrBatch {
+func (e *accumulator) addBatchLocked(bs *writeBucket, bld batchBuilder, records int) *writeBatch {
 	e.closeOpenLocked(bs)
 	e.batches++
-	b := &wrBatch{bs: bs, order: e.batches, created: time.Now(), builder: bld, records: records, seq: -1, done: make(chan struct{}), baseOffset: -1}
+	b := &writeBatch{bs: bs, order: e.batches, created: time.Now(), builder: bld, records: records, seq: -1, done: make(chan struct{}), baseOffset: -1}
 	e.incomplete[b] = struct{}{}
 	e.chargeLocked(b)
 	bs.queue = append(bs.queue, b)
@@ -280,8 +275,8 @@ func (e *wrEngine) addBatchLocked(bs *wrBucket, bld wrBuilder, records int) *wrB
 }
 
 // chargeLocked charges the growth of a batch to the buffer memory.
-func (e *wrEngine) chargeLocked(b *wrBatch) {
-	if n := int64(b.builder.wrSize()); n > b.memory {
+func (e *accumulator) chargeLocked(b *writeBatch) {
+	if n := int64(b.builder.sizeBytes()); n > b.memory {
 		e.memUsed += n - b.memory
 		b.memory = n
 	}
@@ -289,7 +284,7 @@ func (e *wrEngine) chargeLocked(b *wrBatch) {
 
 // completeLocked finishes a batch: its records are acknowledged (err nil)
 // or failed, its memory is returned and waiters are woken.
-func (e *wrEngine) completeLocked(b *wrBatch, err error) {
+func (e *accumulator) completeLocked(b *writeBatch, err error) {
 	if _, ok := e.incomplete[b]; !ok {
 		return
 	}
@@ -299,7 +294,7 @@ func (e *wrEngine) completeLocked(b *wrBatch, err error) {
 	}
 	b.err = err
 	if b.builder != nil {
-		b.builder.wrRelease()
+		b.builder.release()
 		b.builder = nil
 	}
 	b.data = nil
@@ -339,8 +334,8 @@ func (e *WriteError) Unwrap() error { return e.Err }
 // WriteResult is the outcome of one Append, AppendArrow, Upsert or Delete.
 // The zero value is complete and successful.
 type WriteResult struct {
-	b    *wrBatch
-	more []*wrBatch // AppendArrow records split over several batches
+	b    *writeBatch
+	more []*writeBatch // AppendArrow records split over several batches
 }
 
 // Done is closed once the server acknowledged or rejected the write (for
@@ -360,7 +355,7 @@ func (r WriteResult) Wait(ctx context.Context) error {
 	if r.b == nil {
 		return nil
 	}
-	for _, b := range append([]*wrBatch{r.b}, r.more...) {
+	for _, b := range append([]*writeBatch{r.b}, r.more...) {
 		select {
 		case <-b.done:
 			if b.err != nil {
@@ -409,13 +404,13 @@ func (e *FlushError) Unwrap() []error { return e.Errs }
 
 // flush sends every record added so far without waiting for the batch
 // timeout and waits until all are acknowledged or failed.
-func (e *wrEngine) flush(ctx context.Context) error {
+func (e *accumulator) flush(ctx context.Context) error {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
 		return ErrWriterClosed
 	}
-	pending := make([]*wrBatch, 0, len(e.incomplete))
+	pending := make([]*writeBatch, 0, len(e.incomplete))
 	for b := range e.incomplete {
 		pending = append(pending, b)
 	}
@@ -449,7 +444,7 @@ func (e *wrEngine) flush(ctx context.Context) error {
 
 // close flushes, then stops the sender. Batches still unsent when ctx ends
 // fail with ErrWriterClosed.
-func (e *wrEngine) close(ctx context.Context) error {
+func (e *accumulator) close(ctx context.Context) error {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
@@ -474,7 +469,7 @@ func (e *wrEngine) close(ctx context.Context) error {
 
 // readyLocked collects the batches to send now, marking them in flight,
 // and returns when the sender should look again if nothing changes.
-func (e *wrEngine) readyLocked(now time.Time) (ready []*wrBatch, next time.Time) {
+func (e *accumulator) readyLocked(now time.Time) (ready []*writeBatch, next time.Time) {
 	urgent := e.flushing > 0 || e.memWaiters > 0 || e.closing
 	for _, bs := range e.order {
 		if bs.open != nil && bs.open.records > 0 {

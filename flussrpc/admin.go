@@ -44,7 +44,7 @@ func (a *Admin) CreateDatabase(ctx context.Context, name string, desc schema.Dat
 		IgnoreIfExists: proto.Bool(ignoreIfExists),
 		DatabaseJson:   js,
 	}
-	return a.c.callCoordinator(ctx, APIKeyCreateDatabase, req, &pb.CreateDatabaseResponse{})
+	return callCoordinator(ctx, a.c, rpcCreateDatabase, req, &pb.CreateDatabaseResponse{})
 }
 
 // DropDatabase drops a database. Without cascade a database that still has
@@ -55,7 +55,7 @@ func (a *Admin) DropDatabase(ctx context.Context, name string, ignoreIfNotExists
 		IgnoreIfNotExists: proto.Bool(ignoreIfNotExists),
 		Cascade:           proto.Bool(cascade),
 	}
-	err := a.c.callCoordinator(ctx, APIKeyDropDatabase, req, &pb.DropDatabaseResponse{})
+	err := callCoordinator(ctx, a.c, rpcDropDatabase, req, &pb.DropDatabaseResponse{})
 	a.c.forgetDatabase(name)
 	return err
 }
@@ -63,7 +63,7 @@ func (a *Admin) DropDatabase(ctx context.Context, name string, ignoreIfNotExists
 // ListDatabases returns the names of all databases.
 func (a *Admin) ListDatabases(ctx context.Context) ([]string, error) {
 	var resp pb.ListDatabasesResponse
-	if err := a.c.callAnyRead(ctx, APIKeyListDatabases, &pb.ListDatabasesRequest{}, &resp); err != nil {
+	if err := callAnyRead(ctx, a.c, rpcListDatabases, &pb.ListDatabasesRequest{}, &resp); err != nil {
 		return nil, err
 	}
 	return resp.GetDatabaseName(), nil
@@ -72,14 +72,14 @@ func (a *Admin) ListDatabases(ctx context.Context) ([]string, error) {
 // DatabaseExists reports whether a database exists.
 func (a *Admin) DatabaseExists(ctx context.Context, name string) (bool, error) {
 	var resp pb.DatabaseExistsResponse
-	err := a.c.callAnyRead(ctx, APIKeyDatabaseExists, &pb.DatabaseExistsRequest{DatabaseName: proto.String(name)}, &resp)
+	err := callAnyRead(ctx, a.c, rpcDatabaseExists, &pb.DatabaseExistsRequest{DatabaseName: proto.String(name)}, &resp)
 	return resp.GetExists(), err
 }
 
 // GetDatabaseInfo returns a database's descriptor and times.
 func (a *Admin) GetDatabaseInfo(ctx context.Context, name string) (*DatabaseInfo, error) {
 	var resp pb.GetDatabaseInfoResponse
-	if err := a.c.callAnyRead(ctx, APIKeyGetDatabaseInfo, &pb.GetDatabaseInfoRequest{DatabaseName: proto.String(name)}, &resp); err != nil {
+	if err := callAnyRead(ctx, a.c, rpcGetDatabaseInfo, &pb.GetDatabaseInfoRequest{DatabaseName: proto.String(name)}, &resp); err != nil {
 		return nil, err
 	}
 	info := &DatabaseInfo{

@@ -215,7 +215,7 @@ func (a *Admin) CreateACLs(ctx context.Context, acls ...ACL) error {
 		req.Acl = append(req.Acl, acl.pb())
 	}
 	var resp pb.CreateAclsResponse
-	if err := a.c.callCoordinator(ctx, APIKeyCreateACLs, req, &resp); err != nil {
+	if err := callCoordinator(ctx, a.c, rpcCreateACLs, req, &resp); err != nil {
 		return err
 	}
 	var errs []error
@@ -229,7 +229,7 @@ func (a *Admin) CreateACLs(ctx context.Context, acls ...ACL) error {
 // every entry.
 func (a *Admin) ListACLs(ctx context.Context, f ACLFilter) ([]ACL, error) {
 	var resp pb.ListAclsResponse
-	if err := a.c.callAnyRead(ctx, APIKeyListACLs, &pb.ListAclsRequest{AclFilter: f.pb()}, &resp); err != nil {
+	if err := callAnyRead(ctx, a.c, rpcListACLs, &pb.ListAclsRequest{AclFilter: f.pb()}, &resp); err != nil {
 		return nil, err
 	}
 	out := make([]ACL, 0, len(resp.GetAcl()))
@@ -247,7 +247,7 @@ func (a *Admin) DropACLs(ctx context.Context, filters ...ACLFilter) ([]ACL, erro
 		req.AclFilter = append(req.AclFilter, f.pb())
 	}
 	var resp pb.DropAclsResponse
-	if err := a.c.callCoordinator(ctx, APIKeyDropACLs, req, &resp); err != nil {
+	if err := callCoordinator(ctx, a.c, rpcDropACLs, req, &resp); err != nil {
 		return nil, err
 	}
 	var dropped []ACL

@@ -127,7 +127,7 @@ func (a *Admin) GetTableStats(ctx context.Context, path TablePath, partition str
 			req.BucketsReq = append(req.BucketsReq, br)
 		}
 		var resp pb.GetTableStatsResponse
-		if err := a.c.callNode(ctx, n, APIKeyGetTableStats, req, &resp); err != nil {
+		if err := callNode(ctx, a.c, n, rpcGetTableStats, req, &resp); err != nil {
 			return nil, err
 		}
 		return bucketValues(pp, resp.GetBucketsResp(), out, (*pb.PbTableStatsRespForBucket).GetRowCount)
@@ -182,7 +182,7 @@ func (a *Admin) GetLatestKVSnapshots(ctx context.Context, path TablePath, partit
 		req.PartitionName = proto.String(partition)
 	}
 	var resp pb.GetLatestKvSnapshotsResponse
-	if err := a.c.callAnyRead(ctx, APIKeyGetLatestKVSnapshots, req, &resp); err != nil {
+	if err := callAnyRead(ctx, a.c, rpcGetLatestKVSnapshots, req, &resp); err != nil {
 		return nil, err
 	}
 	out := make([]KVSnapshot, 0, len(resp.GetLatestSnapshots()))

@@ -51,7 +51,7 @@ func (c AlterConfig) pb() *pb.PbAlterConfig {
 // DescribeClusterConfigs returns every cluster configuration value.
 func (a *Admin) DescribeClusterConfigs(ctx context.Context) ([]ConfigEntry, error) {
 	var resp pb.DescribeClusterConfigsResponse
-	if err := a.c.callAnyRead(ctx, APIKeyDescribeClusterConfigs, &pb.DescribeClusterConfigsRequest{}, &resp); err != nil {
+	if err := callAnyRead(ctx, a.c, rpcDescribeClusterConfigs, &pb.DescribeClusterConfigsRequest{}, &resp); err != nil {
 		return nil, err
 	}
 	out := make([]ConfigEntry, 0, len(resp.GetConfigs()))
@@ -75,7 +75,7 @@ func (a *Admin) AlterClusterConfigs(ctx context.Context, changes ...AlterConfig)
 		}
 		req.AlterConfigs = append(req.AlterConfigs, c.pb())
 	}
-	return a.c.callCoordinator(ctx, APIKeyAlterClusterConfigs, req, &pb.AlterClusterConfigsResponse{})
+	return callCoordinator(ctx, a.c, rpcAlterClusterConfigs, req, &pb.AlterClusterConfigsResponse{})
 }
 
 // ServerTag marks tablet servers for the rebalancer. The values are the
@@ -102,13 +102,13 @@ func ParseServerTag(s string) (ServerTag, error) { return parseEnum(serverTagNam
 // fails with ErrServerTagAlreadyExist, an unknown id with ErrServerNotExist.
 func (a *Admin) AddServerTag(ctx context.Context, serverIDs []int32, tag ServerTag) error {
 	req := &pb.AddServerTagRequest{ServerIds: serverIDs, ServerTag: proto.Int32(int32(tag))}
-	return a.c.callCoordinator(ctx, APIKeyAddServerTag, req, &pb.AddServerTagResponse{})
+	return callCoordinator(ctx, a.c, rpcAddServerTag, req, &pb.AddServerTagResponse{})
 }
 
 // RemoveServerTag removes a tag from tablet servers (coordinator).
 func (a *Admin) RemoveServerTag(ctx context.Context, serverIDs []int32, tag ServerTag) error {
 	req := &pb.RemoveServerTagRequest{ServerIds: serverIDs, ServerTag: proto.Int32(int32(tag))}
-	return a.c.callCoordinator(ctx, APIKeyRemoveServerTag, req, &pb.RemoveServerTagResponse{})
+	return callCoordinator(ctx, a.c, rpcRemoveServerTag, req, &pb.RemoveServerTagResponse{})
 }
 
 // RebalanceGoal is an objective of a rebalance. The values are the
@@ -197,7 +197,7 @@ func (a *Admin) Rebalance(ctx context.Context, goals ...RebalanceGoal) (string, 
 		req.Goals = append(req.Goals, int32(g))
 	}
 	var resp pb.RebalanceResponse
-	if err := a.c.callCoordinator(ctx, APIKeyRebalance, req, &resp); err != nil {
+	if err := callCoordinator(ctx, a.c, rpcRebalance, req, &resp); err != nil {
 		return "", err
 	}
 	return resp.GetRebalanceId(), nil
@@ -207,7 +207,7 @@ func (a *Admin) Rebalance(ctx context.Context, goals ...RebalanceGoal) (string, 
 // the latest one. It returns nil and no error when there is none.
 func (a *Admin) ListRebalanceProgress(ctx context.Context, id string) (*RebalanceProgress, error) {
 	var resp pb.ListRebalanceProgressResponse
-	if err := a.c.callCoordinator(ctx, APIKeyListRebalanceProgress, &pb.ListRebalanceProgressRequest{RebalanceId: optString(id)}, &resp); err != nil {
+	if err := callCoordinator(ctx, a.c, rpcListRebalanceProgress, &pb.ListRebalanceProgressRequest{RebalanceId: optString(id)}, &resp); err != nil {
 		return nil, err
 	}
 	if resp.RebalanceId == nil {
@@ -230,7 +230,7 @@ func (a *Admin) ListRebalanceProgress(ctx context.Context, id string) (*Rebalanc
 
 // CancelRebalance cancels a rebalance; id "" means the current one.
 func (a *Admin) CancelRebalance(ctx context.Context, id string) error {
-	return a.c.callCoordinator(ctx, APIKeyCancelRebalance, &pb.CancelRebalanceRequest{RebalanceId: optString(id)}, &pb.CancelRebalanceResponse{})
+	return callCoordinator(ctx, a.c, rpcCancelRebalance, &pb.CancelRebalanceRequest{RebalanceId: optString(id)}, &pb.CancelRebalanceResponse{})
 }
 
 // SnapshotLease names one bucket's KV snapshot to pin.
@@ -262,7 +262,7 @@ func (a *Admin) AcquireKVSnapshotLease(ctx context.Context, leaseID string, dura
 			PartitionId: s.PartitionID, BucketId: proto.Int32(s.Bucket), SnapshotId: proto.Int64(s.SnapshotID)})
 	}
 	var resp pb.AcquireKvSnapshotLeaseResponse
-	if err := a.c.callCoordinator(ctx, APIKeyAcquireKVSnapshotLease, req, &resp); err != nil {
+	if err := callCoordinator(ctx, a.c, rpcAcquireKVSnapshotLease, req, &resp); err != nil {
 		return nil, err
 	}
 	var missing []SnapshotLease
@@ -276,5 +276,5 @@ func (a *Admin) AcquireKVSnapshotLease(ctx context.Context, leaseID string, dura
 
 // DropKVSnapshotLease ends a lease and unpins all its snapshots.
 func (a *Admin) DropKVSnapshotLease(ctx context.Context, leaseID string) error {
-	return a.c.callCoordinator(ctx, APIKeyDropKVSnapshotLease, &pb.DropKvSnapshotLeaseRequest{LeaseId: proto.String(leaseID)}, &pb.DropKvSnapshotLeaseResponse{})
+	return callCoordinator(ctx, a.c, rpcDropKVSnapshotLease, &pb.DropKvSnapshotLeaseRequest{LeaseId: proto.String(leaseID)}, &pb.DropKvSnapshotLeaseResponse{})
 }

@@ -31,13 +31,13 @@ func TestCreateReturnsWithLeaders(t *testing.T) {
 	}
 	cols := []schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("p", schema.String())}
 	plain := flussrpc.TablePath{Database: db, Table: uniqueName("lead")}
-	if err := adm.CreateTable(ctx, plain, schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketCount: scIntPtr(4)}, false); err != nil {
+	if err := adm.CreateTable(ctx, plain, schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(4)}, false); err != nil {
 		t.Fatal(err)
 	}
 	wantLeaders(plain, "")
 
 	parted := flussrpc.TablePath{Database: db, Table: uniqueName("leadp")}
-	desc := schema.TableDescriptor{Schema: scNewSchema(t, cols), PartitionKeys: []string{"p"}, BucketCount: scIntPtr(4)}
+	desc := schema.TableDescriptor{Schema: newSchema(t, cols), PartitionKeys: []string{"p"}, BucketCount: intPtr(4)}
 	if err := adm.CreateTable(ctx, parted, desc, false); err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestCreateAutoPartitionedReturnsWithPartitions(t *testing.T) {
 	db := newDatabase(t, adm)
 	cols := []schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("p", schema.String())}
 	path := flussrpc.TablePath{Database: db, Table: uniqueName("auto")}
-	desc := schema.TableDescriptor{Schema: scNewSchema(t, cols), PartitionKeys: []string{"p"}, BucketCount: scIntPtr(2),
+	desc := schema.TableDescriptor{Schema: newSchema(t, cols), PartitionKeys: []string{"p"}, BucketCount: intPtr(2),
 		Properties: map[string]string{
 			schema.OptAutoPartitionEnabled:   "true",
 			schema.OptAutoPartitionTimeUnit:  "HOUR",

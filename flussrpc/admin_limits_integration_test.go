@@ -19,7 +19,7 @@ func TestOptionSizeLimit(t *testing.T) {
 	db := newDatabase(t, adm)
 	desc := func(props map[string]string) schema.TableDescriptor {
 		return schema.TableDescriptor{
-			Schema:           scNewSchema(t, []schema.Column{schema.NewColumn("id", schema.BigInt())}),
+			Schema:           newSchema(t, []schema.Column{schema.NewColumn("id", schema.BigInt())}),
 			CustomProperties: props,
 		}
 	}

@@ -80,7 +80,7 @@ func (a *Admin) ListOffsets(ctx context.Context, path TablePath, partition strin
 			req.StartTimestamp = proto.Int64(spec.timestamp)
 		}
 		var resp pb.ListOffsetsResponse
-		if err := a.c.callNode(ctx, n, APIKeyListOffsets, req, &resp); err != nil {
+		if err := callNode(ctx, a.c, n, rpcListOffsets, req, &resp); err != nil {
 			return nil, err
 		}
 		return bucketValues(pp, resp.GetBucketsResp(), out, (*pb.PbListOffsetsRespForBucket).GetOffset)
@@ -111,7 +111,7 @@ type LakeBucketOffset struct {
 // which errors.Is(err, ErrLakeSnapshotNotExist) holds.
 func (a *Admin) GetLatestLakeSnapshot(ctx context.Context, path TablePath) (*LakeSnapshot, error) {
 	var resp pb.GetLakeSnapshotResponse
-	err := a.c.callAnyRead(ctx, APIKeyGetLakeSnapshot, &pb.GetLakeSnapshotRequest{TablePath: pbPath(path)}, &resp)
+	err := callAnyRead(ctx, a.c, rpcGetLakeSnapshot, &pb.GetLakeSnapshotRequest{TablePath: pbPath(path)}, &resp)
 	if err != nil {
 		var fe *Error
 		if errors.As(err, &fe) && fe.Code == CodeLakeSnapshotNotExist {

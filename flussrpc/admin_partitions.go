@@ -66,7 +66,7 @@ func (a *Admin) ListPartitionInfos(ctx context.Context, path TablePath, partial 
 		req.PartialPartitionSpec = specPB(partial)
 	}
 	var resp pb.ListPartitionInfosResponse
-	if err := a.c.callAnyRead(ctx, APIKeyListPartitionInfos, req, &resp); err != nil {
+	if err := callAnyRead(ctx, a.c, rpcListPartitionInfos, req, &resp); err != nil {
 		return nil, err
 	}
 	out := make([]PartitionInfo, 0, len(resp.GetPartitionsInfo()))
@@ -110,7 +110,7 @@ func (a *Admin) CreatePartition(ctx context.Context, path TablePath, spec map[st
 	// Field 3 of CreatePartitionRequest is named ignore_if_not_exists
 	// upstream, but the server reads it as "ignore if it already exists".
 	req := &pb.CreatePartitionRequest{TablePath: pbPath(path), PartitionSpec: specPB(spec), IgnoreIfNotExists: proto.Bool(ignoreIfExists)}
-	if err := a.c.callCoordinator(ctx, APIKeyCreatePartition, req, &pb.CreatePartitionResponse{}); err != nil {
+	if err := callCoordinator(ctx, a.c, rpcCreatePartition, req, &pb.CreatePartitionResponse{}); err != nil {
 		return err
 	}
 	if applyCreateOptions(opts).noLeaderWait {
@@ -122,7 +122,7 @@ func (a *Admin) CreatePartition(ctx context.Context, path TablePath, spec map[st
 // DropPartition drops a partition and its data.
 func (a *Admin) DropPartition(ctx context.Context, path TablePath, spec map[string]string, ignoreIfNotExists bool) error {
 	req := &pb.DropPartitionRequest{TablePath: pbPath(path), PartitionSpec: specPB(spec), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
-	err := a.c.callCoordinator(ctx, APIKeyDropPartition, req, &pb.DropPartitionResponse{})
+	err := callCoordinator(ctx, a.c, rpcDropPartition, req, &pb.DropPartitionResponse{})
 	a.c.meta.invalidate(PhysicalPath{TablePath: path})
 	return err
 }

@@ -38,7 +38,7 @@ func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.Tab
 		return err
 	}
 	req := &pb.CreateTableRequest{TablePath: pbPath(path), TableJson: js, IgnoreIfExists: proto.Bool(ignoreIfExists)}
-	err = a.c.callCoordinator(ctx, APIKeyCreateTable, req, &pb.CreateTableResponse{})
+	err = callCoordinator(ctx, a.c, rpcCreateTable, req, &pb.CreateTableResponse{})
 	a.c.ForgetTable(path)
 	if err != nil {
 		return err
@@ -52,7 +52,7 @@ func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.Tab
 // DropTable drops a table and all its data.
 func (a *Admin) DropTable(ctx context.Context, path TablePath, ignoreIfNotExists bool) error {
 	req := &pb.DropTableRequest{TablePath: pbPath(path), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
-	err := a.c.callCoordinator(ctx, APIKeyDropTable, req, &pb.DropTableResponse{})
+	err := callCoordinator(ctx, a.c, rpcDropTable, req, &pb.DropTableResponse{})
 	a.c.meta.invalidate(PhysicalPath{TablePath: path})
 	a.c.ForgetTable(path)
 	return err
@@ -61,7 +61,7 @@ func (a *Admin) DropTable(ctx context.Context, path TablePath, ignoreIfNotExists
 // GetTableInfo returns the table's id, latest schema and descriptor.
 func (a *Admin) GetTableInfo(ctx context.Context, path TablePath) (*TableInfo, error) {
 	var resp pb.GetTableInfoResponse
-	if err := a.c.callAnyRead(ctx, APIKeyGetTableInfo, &pb.GetTableInfoRequest{TablePath: pbPath(path)}, &resp); err != nil {
+	if err := callAnyRead(ctx, a.c, rpcGetTableInfo, &pb.GetTableInfoRequest{TablePath: pbPath(path)}, &resp); err != nil {
 		return nil, err
 	}
 	info := &TableInfo{
@@ -86,7 +86,7 @@ func (a *Admin) GetTableSchema(ctx context.Context, path TablePath, schemaID int
 		req.SchemaId = proto.Int32(schemaID)
 	}
 	var resp pb.GetTableSchemaResponse
-	if err := a.c.callAnyRead(ctx, APIKeyGetTableSchema, req, &resp); err != nil {
+	if err := callAnyRead(ctx, a.c, rpcGetTableSchema, req, &resp); err != nil {
 		return nil, err
 	}
 	info := &SchemaInfo{ID: resp.GetSchemaId()}
@@ -99,7 +99,7 @@ func (a *Admin) GetTableSchema(ctx context.Context, path TablePath, schemaID int
 // ListTables returns the names of the tables in a database.
 func (a *Admin) ListTables(ctx context.Context, database string) ([]string, error) {
 	var resp pb.ListTablesResponse
-	if err := a.c.callAnyRead(ctx, APIKeyListTables, &pb.ListTablesRequest{DatabaseName: proto.String(database)}, &resp); err != nil {
+	if err := callAnyRead(ctx, a.c, rpcListTables, &pb.ListTablesRequest{DatabaseName: proto.String(database)}, &resp); err != nil {
 		return nil, err
 	}
 	return resp.GetTableName(), nil
@@ -108,7 +108,7 @@ func (a *Admin) ListTables(ctx context.Context, database string) ([]string, erro
 // TableExists reports whether a table exists.
 func (a *Admin) TableExists(ctx context.Context, path TablePath) (bool, error) {
 	var resp pb.TableExistsResponse
-	err := a.c.callAnyRead(ctx, APIKeyTableExists, &pb.TableExistsRequest{TablePath: pbPath(path)}, &resp)
+	err := callAnyRead(ctx, a.c, rpcTableExists, &pb.TableExistsRequest{TablePath: pbPath(path)}, &resp)
 	return resp.GetExists(), err
 }
 
@@ -209,7 +209,7 @@ func (a *Admin) AlterTable(ctx context.Context, path TablePath, ignoreIfNotExist
 	if err := checkStoredSize("the option changes of table "+path.String(), size, set); err != nil {
 		return err
 	}
-	err := a.c.callCoordinator(ctx, APIKeyAlterTable, req, &pb.AlterTableResponse{})
+	err := callCoordinator(ctx, a.c, rpcAlterTable, req, &pb.AlterTableResponse{})
 	a.c.meta.invalidate(PhysicalPath{TablePath: path})
 	a.c.ForgetTable(path)
 	return err

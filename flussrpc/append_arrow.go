@@ -14,7 +14,7 @@ import (
 // batch and encoded (with the table's compression) by the sender when the
 // batch is sent; AppendArrow records are kept as they are until then.
 
-type wrArrow struct {
+type arrowAppender struct {
 	cols     []schema.Column
 	schemaID int16
 	enc      *arrowipc.Encoder
@@ -23,7 +23,7 @@ type wrArrow struct {
 	dec   *arrowipc.Decoder // lazily, for routing AppendArrow rows
 }
 
-func newWrArrow(d *schema.TableDescriptor, schemaID int16) (wrArrowFactory, error) {
+func newArrowAppender(d *schema.TableDescriptor, schemaID int16) (arrowBatchFactory, error) {
 	comp, err := arrowipc.TableCompression(d)
 	if err != nil {
 		return nil, err
@@ -32,27 +32,27 @@ func newWrArrow(d *schema.TableDescriptor, schemaID int16) (wrArrowFactory, erro
 	if err != nil {
 		return nil, err
 	}
-	return &wrArrow{cols: d.Schema.Columns, schemaID: schemaID, enc: enc}, nil
+	return &arrowAppender{cols: d.Schema.Columns, schemaID: schemaID, enc: enc}, nil
 }
 
-func (a *wrArrow) newRowBuilder() (wrRowBuilder, error) {
+func (a *arrowAppender) newRowBuilder() (rowBuilder, error) {
 	rb, err := arrowipc.NewRowBuilder(a.cols, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &wrArrowRowBuilder{a: a, rb: rb}, nil
+	return &arrowRowBuilder{a: a, rb: rb}, nil
 }
 
-func (a *wrArrow) newRecordBuilder(rec arrow.RecordBatch) (wrBuilder, error) {
+func (a *arrowAppender) newRecordBuilder(rec arrow.RecordBatch) (batchBuilder, error) {
 	rec.Retain()
-	return &wrArrowRecBuilder{a: a, rec: rec, size: a.enc.EstimatedSize(rec)}, nil
+	return &arrowRecordBuilder{a: a, rec: rec, size: a.enc.EstimatedSize(rec)}, nil
 }
 
-func (a *wrArrow) checkRecord(rec arrow.RecordBatch) error { return a.enc.CheckRecord(rec) }
+func (a *arrowAppender) checkRecord(rec arrow.RecordBatch) error { return a.enc.CheckRecord(rec) }
 
-func (a *wrArrow) estimate(rec arrow.RecordBatch) int { return a.enc.EstimatedSize(rec) }
+func (a *arrowAppender) estimate(rec arrow.RecordBatch) int { return a.enc.EstimatedSize(rec) }
 
-func (a *wrArrow) recordRows(rec arrow.RecordBatch) ([][]any, error) {
+func (a *arrowAppender) recordRows(rec arrow.RecordBatch) ([][]any, error) {
 	a.decMu.Lock()
 	defer a.decMu.Unlock()
 	if a.dec == nil {
@@ -65,22 +65,22 @@ func (a *wrArrow) recordRows(rec arrow.RecordBatch) ([][]any, error) {
 	return a.dec.AppendRows(nil, rec)
 }
 
-func (a *wrArrow) header(writerID int64, seq int32) codec.ArrowBatch {
+func (a *arrowAppender) header(writerID int64, seq int32) codec.ArrowBatch {
 	return codec.ArrowBatch{SchemaID: a.schemaID, WriterID: writerID, BatchSequence: seq}
 }
 
-// wrArrowRowBuilder collects codec rows into Arrow builders.
-type wrArrowRowBuilder struct {
-	a  *wrArrow
+// arrowRowBuilder collects codec rows into Arrow builders.
+type arrowRowBuilder struct {
+	a  *arrowAppender
 	rb *arrowipc.RowBuilder
 	// The size estimate walks every column, so it is refreshed only when
 	// the row count grew by 1/16 and scaled in between.
 	est, estRows int
 }
 
-func (b *wrArrowRowBuilder) addRow(row []any) error { return b.rb.Append(row) }
+func (b *arrowRowBuilder) addRow(row []any) error { return b.rb.Append(row) }
 
-func (b *wrArrowRowBuilder) wrSize() int {
+func (b *arrowRowBuilder) sizeBytes() int {
 	n := b.rb.Len()
 	if n != b.estRows && (n < 64 || n-b.estRows >= n/16) {
 		b.est, b.estRows = b.rb.EstimatedSize(), n
@@ -91,7 +91,7 @@ func (b *wrArrowRowBuilder) wrSize() int {
 	return b.est * n / b.estRows
 }
 
-func (b *wrArrowRowBuilder) wrBuild(writerID int64, seq int32) ([]byte, error) {
+func (b *arrowRowBuilder) build(writerID int64, seq int32) ([]byte, error) {
 	rec := b.rb.NewRecord()
 	defer rec.Release()
 	b.rb.Release()
@@ -99,29 +99,29 @@ func (b *wrArrowRowBuilder) wrBuild(writerID int64, seq int32) ([]byte, error) {
 	return b.a.enc.AppendLogBatch(nil, b.a.header(writerID, seq), rec)
 }
 
-func (b *wrArrowRowBuilder) wrRelease() {
+func (b *arrowRowBuilder) release() {
 	if b.rb != nil {
 		b.rb.Release()
 		b.rb = nil
 	}
 }
 
-// wrArrowRecBuilder holds one record given to AppendArrow.
-type wrArrowRecBuilder struct {
-	a    *wrArrow
+// arrowRecordBuilder holds one record given to AppendArrow.
+type arrowRecordBuilder struct {
+	a    *arrowAppender
 	rec  arrow.RecordBatch
 	size int
 }
 
-func (b *wrArrowRecBuilder) wrSize() int { return b.size }
+func (b *arrowRecordBuilder) sizeBytes() int { return b.size }
 
-func (b *wrArrowRecBuilder) wrBuild(writerID int64, seq int32) ([]byte, error) {
+func (b *arrowRecordBuilder) build(writerID int64, seq int32) ([]byte, error) {
 	out, err := b.a.enc.AppendLogBatch(nil, b.a.header(writerID, seq), b.rec)
-	b.wrRelease()
+	b.release()
 	return out, err
 }
 
-func (b *wrArrowRecBuilder) wrRelease() {
+func (b *arrowRecordBuilder) release() {
 	if b.rec != nil {
 		b.rec.Release()
 		b.rec = nil

@@ -57,7 +57,7 @@ func TestAppendArrowRecords(t *testing.T) {
 	}
 
 	t.Run("keyless-one-bucket", func(t *testing.T) {
-		tbl := scCreateTable(t, c, db, uniqueName("aa"), schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketCount: scIntPtr(3)})
+		tbl := createTable(t, c, db, uniqueName("aa"), schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(3)})
 		w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -75,7 +75,7 @@ func TestAppendArrowRecords(t *testing.T) {
 		}
 	})
 	t.Run("keyless-split", func(t *testing.T) {
-		tbl := scCreateTable(t, c, db, uniqueName("as"), schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketCount: scIntPtr(3)})
+		tbl := createTable(t, c, db, uniqueName("as"), schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(3)})
 		w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{WriterOptions: flussrpc.WriterOptions{BatchSize: 8 << 10}})
 		if err != nil {
 			t.Fatal(err)
@@ -97,9 +97,9 @@ func TestAppendArrowRecords(t *testing.T) {
 		for i, r := range rows {
 			prows[i] = append(append([]any{}, r...), []string{"x", "y"}[i%2])
 		}
-		desc := schema.TableDescriptor{Schema: scNewSchema(t, pcols), BucketKeys: []string{"id"}, BucketCount: scIntPtr(4), PartitionKeys: []string{"p"}}
+		desc := schema.TableDescriptor{Schema: newSchema(t, pcols), BucketKeys: []string{"id"}, BucketCount: intPtr(4), PartitionKeys: []string{"p"}}
 		twin := wtTwinPlaces(t, c, db, desc, prows, false)
-		tbl := scCreateTable(t, c, db, uniqueName("ak"), desc)
+		tbl := createTable(t, c, db, uniqueName("ak"), desc)
 		w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -129,7 +129,7 @@ func TestAppendArrowRecords(t *testing.T) {
 		}
 	})
 	t.Run("wrong-schema", func(t *testing.T) {
-		tbl := scCreateTable(t, c, db, uniqueName("aw"), schema.TableDescriptor{Schema: scNewSchema(t, cols[:2])})
+		tbl := createTable(t, c, db, uniqueName("aw"), schema.TableDescriptor{Schema: newSchema(t, cols[:2])})
 		w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{})
 		if err != nil {
 			t.Fatal(err)

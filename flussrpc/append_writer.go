@@ -22,32 +22,32 @@ type AppendOptions struct {
 // their order.
 type AppendWriter struct {
 	t      *Table
-	e      *wrEngine
+	e      *accumulator
 	format codec.LogFormat
 	enc    *codec.RowEncoder // INDEXED / COMPACTED
-	arrow  wrArrowFactory    // ARROW
+	arrow  arrowBatchFactory // ARROW
 	ncols  int
 	nb     int
 	keys   *codec.TableKeys
-	parts  *wrPartitions
+	parts  *partitionResolver
 
 	// Rows without bucket key (e.mu held).
 	sticky map[string]int32
 	rr     int
 }
 
-// wrArrowFactory produces ARROW batch builders (append_arrow.go).
-type wrArrowFactory interface {
-	newRowBuilder() (wrRowBuilder, error)
-	newRecordBuilder(rec arrow.RecordBatch) (wrBuilder, error)
+// arrowBatchFactory produces ARROW batch builders (append_arrow.go).
+type arrowBatchFactory interface {
+	newRowBuilder() (rowBuilder, error)
+	newRecordBuilder(rec arrow.RecordBatch) (batchBuilder, error)
 	checkRecord(rec arrow.RecordBatch) error
 	recordRows(rec arrow.RecordBatch) ([][]any, error)
 	estimate(rec arrow.RecordBatch) int
 }
 
-// wrRowBuilder is a batch builder that takes codec rows.
-type wrRowBuilder interface {
-	wrBuilder
+// rowBuilder is a batch builder that takes codec rows.
+type rowBuilder interface {
+	batchBuilder
 	addRow(row []any) error
 }
 
@@ -73,7 +73,7 @@ func (t *Table) NewAppendWriter(opts AppendOptions) (*AppendWriter, error) {
 	if w.keys, err = codec.NewTableKeys(d); err != nil {
 		return nil, err
 	}
-	if w.parts, err = newWrPartitions(t, cfg.dynamicParts); err != nil {
+	if w.parts, err = newPartitionResolver(t, cfg.dynamicParts); err != nil {
 		return nil, err
 	}
 	if rf, ok := w.format.RowFormat(); ok {
@@ -81,11 +81,11 @@ func (t *Table) NewAppendWriter(opts AppendOptions) (*AppendWriter, error) {
 			return nil, err
 		}
 	} else {
-		if w.arrow, err = newWrArrow(d, int16(t.info.SchemaID)); err != nil {
+		if w.arrow, err = newArrowAppender(d, int16(t.info.SchemaID)); err != nil {
 			return nil, err
 		}
 	}
-	w.e = newWrEngine(t, cfg, false)
+	w.e = newAccumulator(t, cfg, false)
 	return w, nil
 }
 
@@ -101,7 +101,7 @@ func (w *AppendWriter) Append(ctx context.Context, row []any) (WriteResult, erro
 	if len(row) != w.ncols {
 		return WriteResult{}, fmt.Errorf("flussrpc: row has %d values, table %s has %d columns", len(row), w.t.info.Path, w.ncols)
 	}
-	phys, pid, err := wrTarget(ctx, w.t, w.parts, row)
+	phys, pid, err := rowTarget(ctx, w.t, w.parts, row)
 	if err != nil {
 		return WriteResult{}, err
 	}
@@ -121,11 +121,11 @@ func (w *AppendWriter) Append(ctx context.Context, row []any) (WriteResult, erro
 		bucket = w.noKeyBucketLocked(phys.Partition)
 	}
 	bs := e.bucketLocked(phys, pid, bucket)
-	b, err := e.appendLocked(bs, w.newBuilder, func(bld wrBuilder) error {
+	b, err := e.appendLocked(bs, w.newBuilder, func(bld batchBuilder) error {
 		if w.enc != nil {
-			return bld.(*wrLogRowBuilder).b.Append(codec.AppendOnly, row)
+			return bld.(*logRowBuilder).b.Append(codec.AppendOnly, row)
 		}
-		return bld.(wrRowBuilder).addRow(row)
+		return bld.(rowBuilder).addRow(row)
 	})
 	if err != nil {
 		return WriteResult{}, err
@@ -173,13 +173,13 @@ func (w *AppendWriter) nextStickyLocked(partition string, prev int32) {
 	w.sticky[partition] = b
 }
 
-func (w *AppendWriter) newBuilder() (wrBuilder, error) {
+func (w *AppendWriter) newBuilder() (batchBuilder, error) {
 	if w.enc != nil {
 		b, err := codec.NewLogBatchBuilder(w.format, int16(w.t.info.SchemaID), w.enc, true)
 		if err != nil {
 			return nil, err
 		}
-		return &wrLogRowBuilder{b: b}, nil
+		return &logRowBuilder{b: b}, nil
 	}
 	return w.arrow.newRowBuilder()
 }
@@ -232,10 +232,10 @@ func (w *AppendWriter) AppendArrow(ctx context.Context, rec arrow.RecordBatch) (
 			return res, err
 		}
 		if err := w.e.lockForAppend(ctx); err != nil {
-			bld.wrRelease()
+			bld.release()
 			return res, err
 		}
-		phys := wrPhys(w.t, "")
+		phys := physicalPathOf(w.t, "")
 		bucket := w.noKeyBucketLocked("")
 		bs := w.e.bucketLocked(phys, -1, bucket)
 		b := w.e.addBatchLocked(bs, bld, int(end-off))
@@ -276,16 +276,16 @@ func (w *AppendWriter) Flush(ctx context.Context) error { return w.e.flush(ctx) 
 // ends fail with ErrWriterClosed. Close is idempotent.
 func (w *AppendWriter) Close(ctx context.Context) error { return w.e.close(ctx) }
 
-// wrLogRowBuilder builds INDEXED / COMPACTED log batches.
-type wrLogRowBuilder struct {
+// logRowBuilder builds INDEXED / COMPACTED log batches.
+type logRowBuilder struct {
 	b *codec.LogBatchBuilder
 }
 
-func (l *wrLogRowBuilder) wrSize() int { return l.b.Size() }
+func (l *logRowBuilder) sizeBytes() int { return l.b.Size() }
 
-func (l *wrLogRowBuilder) wrBuild(writerID int64, seq int32) ([]byte, error) {
+func (l *logRowBuilder) build(writerID int64, seq int32) ([]byte, error) {
 	l.b.SetWriterState(writerID, seq)
 	return l.b.Build(), nil
 }
 
-func (l *wrLogRowBuilder) wrRelease() {}
+func (l *logRowBuilder) release() {}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"google.golang.org/protobuf/proto"
 )
 
 // DefaultRequestTimeout bounds a call whose context has no deadline. Fluss
@@ -95,17 +93,6 @@ func (c *Client) withTimeout(ctx context.Context) (context.Context, context.Canc
 	return context.WithTimeout(ctx, c.cfg.RequestTimeout)
 }
 
-// callAddr sends one request to the server at addr.
-func (c *Client) callAddr(ctx context.Context, addr string, api APIKey, req, resp proto.Message) error {
-	ctx, cancel := c.withTimeout(ctx)
-	defer cancel()
-	cn, err := c.connTo(ctx, addr)
-	if err != nil {
-		return err
-	}
-	return cn.call(ctx, api, req, resp)
-}
-
 // connTo returns the pooled connection to addr: the one way every request
 // reaches a connection.
 func (c *Client) connTo(ctx context.Context, addr string) (*conn, error) {
@@ -113,51 +100,6 @@ func (c *Client) connTo(ctx context.Context, addr string) (*conn, error) {
 		return nil, ErrClientClosed
 	}
 	return c.pool.get(ctx, addr)
-}
-
-// callNode sends one request to a known server node.
-func (c *Client) callNode(ctx context.Context, n ServerNode, api APIKey, req, resp proto.Message) error {
-	return c.callAddr(ctx, n.Addr(), api, req, resp)
-}
-
-// callCoordinator sends a request that only the coordinator serves
-// (catalog writes). It is never retried: such requests are not idempotent.
-func (c *Client) callCoordinator(ctx context.Context, api APIKey, req, resp proto.Message) error {
-	n, err := c.coordinator(ctx)
-	if err != nil {
-		return err
-	}
-	return c.callNode(ctx, n, api, req, resp)
-}
-
-// callAnyRead sends a read-only request to any live server, preferring
-// tablet servers to spare the coordinator (as the Java client does). On a
-// retriable failure it refreshes the node list once and tries the other
-// servers, never the ones that already failed: a killed tablet server
-// stays in the coordinator's list until its ZooKeeper session expires, and
-// picking it at random again would fail a read that any other server
-// answers.
-func (c *Client) callAnyRead(ctx context.Context, api APIKey, req, resp proto.Message) error {
-	failed := make(map[string]bool)
-	var errs []error
-	for {
-		n, ok := c.anyServerExcept(failed)
-		if !ok {
-			return errors.Join(errs...)
-		}
-		err := c.callNode(ctx, n, api, req, resp)
-		if err == nil || !IsRetriable(err) || ctx.Err() != nil {
-			return err
-		}
-		errs = append(errs, err)
-		if len(failed) == 0 {
-			if rerr := c.refreshCluster(ctx); rerr != nil {
-				return errors.Join(append(errs, rerr)...)
-			}
-		}
-		failed[n.Addr()] = true
-		proto.Reset(resp)
-	}
 }
 
 // anyServer picks a random live tablet server, or the coordinator when the

@@ -220,7 +220,7 @@ func (c *conn) handshake(ctx context.Context) error {
 		ClientSoftwareVersion: proto.String(ClientSoftwareVersion),
 	}
 	var resp pb.ApiVersionsResponse
-	if err := c.roundTrip(ctx, APIKeyAPIVersions, 0, req, &resp); err != nil {
+	if err := rpcAPIVersions.roundTrip(ctx, c, 0, req, &resp); err != nil {
 		return c.handshakeError(err)
 	}
 	c.recordVersions(&resp)
@@ -322,17 +322,6 @@ func (c *conn) notAdvertised(api APIKey) error {
 	}
 	return fmt.Errorf("%w: %s is not served by %s (%s); it may belong to the other server role or a newer Fluss release",
 		ErrAPINotAdvertised, api, c.addr, c.srvType)
-}
-
-// roundTrip sends one request with an explicit version and waits for its
-// response. It skips the advertisement check, which the handshake needs
-// because ApiVersions is what produces the advertisement.
-func (c *conn) roundTrip(ctx context.Context, api APIKey, version int16, req, resp proto.Message) error {
-	w, err := c.startVersion(ctx, api, version, req)
-	if err != nil {
-		return err
-	}
-	return c.await(ctx, api, w, resp)
 }
 
 // startVersion encodes req at an explicit version and writes it.

@@ -21,9 +21,9 @@ import (
 // pending. Answers are buffered until Poll drains them; the buffer is
 // bounded in bytes by LogScanOptions.MaxBufferedBytes.
 
-// scCompleted is one bucket's answer waiting to be polled.
-type scCompleted struct {
-	id          scBucketID
+// completedFetch is one bucket's answer waiting to be polled.
+type completedFetch struct {
+	id          bucketKey
 	epoch       uint64
 	fetchOffset int64
 	records     []byte
@@ -33,9 +33,9 @@ type scCompleted struct {
 	err         error
 }
 
-// scFetchEntry is one bucket of a fetch request.
-type scFetchEntry struct {
-	id          scBucketID
+// fetchEntry is one bucket of a fetch request.
+type fetchEntry struct {
+	id          bucketKey
 	path        PhysicalPath
 	epoch       uint64
 	fetchOffset int64
@@ -44,26 +44,26 @@ type scFetchEntry struct {
 	partitionID int64
 }
 
-type scFetcher struct {
+type fetcher struct {
 	s *LogScanner
 
 	mu            sync.Mutex
 	pendingNodes  map[int32]bool
-	buffer        []*scCompleted
+	buffer        []*completedFetch
 	bufferedBytes int
 	lines         map[int32]codec.ServerLine
 	wg            sync.WaitGroup
 	remoteReads   atomic.Int64 // answers served from remote log segments
 }
 
-func newScFetcher(s *LogScanner) *scFetcher {
-	return &scFetcher{s: s, pendingNodes: make(map[int32]bool), lines: make(map[int32]codec.ServerLine)}
+func newFetcher(s *LogScanner) *fetcher {
+	return &fetcher{s: s, pendingNodes: make(map[int32]bool), lines: make(map[int32]codec.ServerLine)}
 }
 
-func (f *scFetcher) close() { f.wg.Wait() }
+func (f *fetcher) close() { f.wg.Wait() }
 
 // next pops the oldest buffered answer, or nil.
-func (f *scFetcher) next() *scCompleted {
+func (f *fetcher) next() *completedFetch {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.buffer) == 0 {
@@ -76,14 +76,14 @@ func (f *scFetcher) next() *scCompleted {
 }
 
 // bufferedCount is the number of answers waiting to be polled.
-func (f *scFetcher) bufferedCount() int {
+func (f *fetcher) bufferedCount() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.buffer)
 }
 
 // release accounts a drained answer and makes its bucket fetchable again.
-func (f *scFetcher) release(c *scCompleted, b *scBucket) {
+func (f *fetcher) release(c *completedFetch, b *scanBucket) {
 	f.mu.Lock()
 	f.bufferedBytes -= len(c.records)
 	f.mu.Unlock()
@@ -102,7 +102,7 @@ func (f *scFetcher) release(c *scCompleted, b *scBucket) {
 }
 
 // push buffers an answer and wakes Poll.
-func (f *scFetcher) push(c *scCompleted) {
+func (f *fetcher) push(c *completedFetch) {
 	f.mu.Lock()
 	f.buffer = append(f.buffer, c)
 	f.bufferedBytes += len(c.records)
@@ -112,7 +112,7 @@ func (f *scFetcher) push(c *scCompleted) {
 
 // sendReady sends a fetch to every server that has fetchable buckets and
 // no request pending.
-func (f *scFetcher) sendReady(ctx context.Context) {
+func (f *fetcher) sendReady(ctx context.Context) {
 	s := f.s
 	f.mu.Lock()
 	full := f.bufferedBytes >= s.opts.MaxBufferedBytes
@@ -122,7 +122,7 @@ func (f *scFetcher) sendReady(ctx context.Context) {
 	}
 	now := time.Now()
 	type cand struct {
-		id    scBucketID
+		id    bucketKey
 		path  PhysicalPath
 		epoch uint64
 	}
@@ -137,7 +137,7 @@ func (f *scFetcher) sendReady(ctx context.Context) {
 	if len(cands) == 0 {
 		return
 	}
-	byNode := make(map[int32][]scFetchEntry)
+	byNode := make(map[int32][]fetchEntry)
 	nodes := make(map[int32]ServerNode)
 	for _, c := range cands {
 		n, rt, err := s.t.c.leaderOf(ctx, c.path, c.id.bucket)
@@ -145,11 +145,11 @@ func (f *scFetcher) sendReady(ctx context.Context) {
 			if ctx.Err() != nil {
 				return
 			}
-			f.bucketFailed(scFetchEntry{id: c.id, path: c.path, epoch: c.epoch, fetchOffset: -1}, err, false)
+			f.bucketFailed(fetchEntry{id: c.id, path: c.path, epoch: c.epoch, fetchOffset: -1}, err, false)
 			continue
 		}
 		nodes[n.ID] = n
-		byNode[n.ID] = append(byNode[n.ID], scFetchEntry{id: c.id, path: c.path, epoch: c.epoch, tableID: rt.tableID, partitionID: rt.partitionID})
+		byNode[n.ID] = append(byNode[n.ID], fetchEntry{id: c.id, path: c.path, epoch: c.epoch, tableID: rt.tableID, partitionID: rt.partitionID})
 	}
 	for id, entries := range byNode {
 		f.mu.Lock()
@@ -189,7 +189,7 @@ func (f *scFetcher) sendReady(ctx context.Context) {
 	}
 }
 
-func (f *scFetcher) nodeDone(id int32) {
+func (f *fetcher) nodeDone(id int32) {
 	f.mu.Lock()
 	delete(f.pendingNodes, id)
 	f.mu.Unlock()
@@ -197,13 +197,13 @@ func (f *scFetcher) nodeDone(id int32) {
 }
 
 // run performs one fetch request and buffers its answers.
-func (f *scFetcher) run(node ServerNode, entries []scFetchEntry) {
+func (f *fetcher) run(node ServerNode, entries []fetchEntry) {
 	defer f.wg.Done()
 	defer f.nodeDone(node.ID)
 	s := f.s
 	req := f.request(entries)
 	var resp pb.FetchLogResponse
-	err := s.t.c.callNode(s.ctx, node, APIKeyFetchLog, req, &resp)
+	err := callNode(s.ctx, s.t.c, node, rpcFetchLog, req, &resp)
 	if err != nil {
 		if s.ctx.Err() != nil {
 			return
@@ -214,10 +214,10 @@ func (f *scFetcher) run(node ServerNode, entries []scFetchEntry) {
 		return
 	}
 	line := f.lineOf(node)
-	byKey := make(map[lkBucketKey]*pb.PbFetchLogRespForBucket)
+	byKey := make(map[partitionBucket]*pb.PbFetchLogRespForBucket)
 	for _, tr := range resp.GetTablesResp() {
 		for _, br := range tr.GetBucketsResp() {
-			k := lkBucketKey{-1, br.GetBucketId()}
+			k := partitionBucket{-1, br.GetBucketId()}
 			if br.PartitionId != nil {
 				k.partitionID = br.GetPartitionId()
 			}
@@ -225,7 +225,7 @@ func (f *scFetcher) run(node ServerNode, entries []scFetchEntry) {
 		}
 	}
 	for _, e := range entries {
-		br := byKey[lkBucketKey{e.partitionID, e.id.bucket}]
+		br := byKey[partitionBucket{e.partitionID, e.id.bucket}]
 		if br == nil {
 			f.bucketFailed(e, fmt.Errorf("flussrpc: %s sent no fetch answer for bucket %d of %s", node.UID(), e.id.bucket, e.path), true)
 			continue
@@ -234,7 +234,7 @@ func (f *scFetcher) run(node ServerNode, entries []scFetchEntry) {
 	}
 }
 
-func (f *scFetcher) request(entries []scFetchEntry) *pb.FetchLogRequest {
+func (f *fetcher) request(entries []fetchEntry) *pb.FetchLogRequest {
 	o := f.s.opts
 	tr := &pb.PbFetchLogReqForTable{
 		TableId:                   proto.Int64(entries[0].tableID),
@@ -271,14 +271,14 @@ func (f *scFetcher) request(entries []scFetchEntry) *pb.FetchLogRequest {
 
 // lineOf tells how to read magic-1 batches from a server: 1.x servers
 // advertise SCAN_KV, which 0.9 servers lack.
-func (f *scFetcher) lineOf(node ServerNode) codec.ServerLine {
+func (f *fetcher) lineOf(node ServerNode) codec.ServerLine {
 	f.mu.Lock()
 	l, ok := f.lines[node.ID]
 	f.mu.Unlock()
 	if ok {
 		return l
 	}
-	l = scLineOf(f.s.ctx, f.s.t.c, node)
+	l = serverLineOf(f.s.ctx, f.s.t.c, node)
 	f.mu.Lock()
 	f.lines[node.ID] = l
 	f.mu.Unlock()
@@ -286,7 +286,7 @@ func (f *scFetcher) lineOf(node ServerNode) codec.ServerLine {
 }
 
 // handle processes one bucket's answer.
-func (f *scFetcher) handle(e scFetchEntry, br *pb.PbFetchLogRespForBucket, line codec.ServerLine) {
+func (f *fetcher) handle(e fetchEntry, br *pb.PbFetchLogRespForBucket, line codec.ServerLine) {
 	if err := ErrorFromCode(br.GetErrorCode(), br.GetErrorMessage()); err != nil {
 		if errors.Is(err, ErrLogOffsetOutOfRange) {
 			f.outOfRange(e, err)
@@ -295,10 +295,10 @@ func (f *scFetcher) handle(e scFetchEntry, br *pb.PbFetchLogRespForBucket, line 
 		f.bucketFailed(e, err, true)
 		return
 	}
-	c := &scCompleted{id: e.id, epoch: e.epoch, fetchOffset: e.fetchOffset, line: line, hw: br.GetHighWatermark()}
+	c := &completedFetch{id: e.id, epoch: e.epoch, fetchOffset: e.fetchOffset, line: line, hw: br.GetHighWatermark()}
 	switch {
 	case br.GetRemoteLogFetchInfo() != nil && len(br.GetRecords()) == 0:
-		recs, err := scReadRemote(br.GetRemoteLogFetchInfo(), e.fetchOffset, int(f.s.opts.MaxBucketFetchBytes), line)
+		recs, err := readRemote(br.GetRemoteLogFetchInfo(), e.fetchOffset, int(f.s.opts.MaxBucketFetchBytes), line)
 		if err != nil {
 			c.err = fmt.Errorf("reading remote log segment: %w", err)
 		}
@@ -318,7 +318,7 @@ func (f *scFetcher) handle(e scFetchEntry, br *pb.PbFetchLogRespForBucket, line 
 }
 
 // idle marks a bucket fetchable again after an answer without data.
-func (f *scFetcher) idle(e scFetchEntry) {
+func (f *fetcher) idle(e fetchEntry) {
 	s := f.s
 	s.mu.Lock()
 	if b := s.buckets[e.id]; b != nil && b.epoch == e.epoch {
@@ -331,7 +331,7 @@ func (f *scFetcher) idle(e scFetchEntry) {
 // bucketFailed handles a failed fetch of one bucket: retriable errors back
 // the bucket off (after invalidating stale routing) and are retried, up to
 // retryAttempts times in a row; other errors are reported through Poll.
-func (f *scFetcher) bucketFailed(e scFetchEntry, err error, claimed bool) {
+func (f *fetcher) bucketFailed(e fetchEntry, err error, claimed bool) {
 	s := f.s
 	retriable := IsRetriable(err) && !errors.Is(err, ErrClientClosed)
 	if IsInvalidMetadata(err) {
@@ -358,14 +358,14 @@ func (f *scFetcher) bucketFailed(e scFetchEntry, err error, claimed bool) {
 	b.retry = 0
 	pos := b.pos
 	s.mu.Unlock()
-	f.push(&scCompleted{id: e.id, epoch: e.epoch, fetchOffset: pos, err: err})
+	f.push(&completedFetch{id: e.id, epoch: e.epoch, fetchOffset: pos, err: err})
 }
 
 // outOfRange handles LOG_OFFSET_OUT_OF_RANGE: a position below the log
 // start (data expired) moves to the earliest offset still stored, like a
 // Kafka consumer with auto.offset.reset=earliest; a position past the end
 // is an error for the caller, who asked for an offset that does not exist.
-func (f *scFetcher) outOfRange(e scFetchEntry, cause error) {
+func (f *fetcher) outOfRange(e fetchEntry, cause error) {
 	s := f.s
 	ctx, cancel := context.WithTimeout(s.ctx, DefaultRequestTimeout)
 	defer cancel()

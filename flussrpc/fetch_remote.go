@@ -30,8 +30,8 @@ import (
 // remote storage of a kind this client cannot read.
 var ErrRemoteLogUnsupported = errors.New("flussrpc: remote log storage not readable by this client")
 
-// scRemoteLocalDir turns a remote tablet directory into a local path.
-func scRemoteLocalDir(dir string) (string, error) {
+// remoteLocalDir turns a remote tablet directory into a local path.
+func remoteLocalDir(dir string) (string, error) {
 	if strings.HasPrefix(dir, "/") {
 		return filepath.Clean(dir), nil
 	}
@@ -51,13 +51,13 @@ func scRemoteLocalDir(dir string) (string, error) {
 	return filepath.Clean(u.Path), nil
 }
 
-// scRemoteSegmentName is the file name of a segment starting at offset.
-func scRemoteSegmentName(startOffset int64) string {
+// remoteSegmentName is the file name of a segment starting at offset.
+func remoteSegmentName(startOffset int64) string {
 	return fmt.Sprintf("%020d.log", startOffset)
 }
 
-// scParseRemoteSegmentName is the inverse of scRemoteSegmentName.
-func scParseRemoteSegmentName(name string) (int64, error) {
+// parseRemoteSegmentName is the inverse of remoteSegmentName.
+func parseRemoteSegmentName(name string) (int64, error) {
 	digits, ok := strings.CutSuffix(name, ".log")
 	if !ok || len(digits) != 20 {
 		return 0, fmt.Errorf("flussrpc: %q is not a log segment file name", name)
@@ -74,9 +74,9 @@ func scParseRemoteSegmentName(name string) (int64, error) {
 	return off, nil
 }
 
-// scValidSegmentID checks that a segment id is a UUID, so that it cannot
+// validSegmentID checks that a segment id is a UUID, so that it cannot
 // escape the tablet directory.
-func scValidSegmentID(id string) bool {
+func validSegmentID(id string) bool {
 	if len(id) != 36 {
 		return false
 	}
@@ -95,41 +95,41 @@ func scValidSegmentID(id string) bool {
 	return true
 }
 
-// scRemoteSegmentPath returns the local file of one remote segment.
-func scRemoteSegmentPath(tabletDir, segmentID string, startOffset int64) (string, error) {
-	dir, err := scRemoteLocalDir(tabletDir)
+// remoteSegmentPath returns the local file of one remote segment.
+func remoteSegmentPath(tabletDir, segmentID string, startOffset int64) (string, error) {
+	dir, err := remoteLocalDir(tabletDir)
 	if err != nil {
 		return "", err
 	}
-	if !scValidSegmentID(segmentID) {
+	if !validSegmentID(segmentID) {
 		return "", fmt.Errorf("flussrpc: remote log segment id %q is not a UUID", segmentID)
 	}
 	if startOffset < 0 {
 		return "", fmt.Errorf("flussrpc: remote log segment %s starts at negative offset %d", segmentID, startOffset)
 	}
-	return filepath.Join(dir, segmentID, scRemoteSegmentName(startOffset)), nil
+	return filepath.Join(dir, segmentID, remoteSegmentName(startOffset)), nil
 }
 
-// scReadRemote reads, from the first listed segment that still holds
+// readRemote reads, from the first listed segment that still holds
 // records at or after fetchOffset, about maxBytes of whole batches
 // starting at the position the server gave (0 for later segments). It
 // returns nil when no segment has such records.
-func scReadRemote(info *pb.PbRemoteLogFetchInfo, fetchOffset int64, maxBytes int, line codec.ServerLine) ([]byte, error) {
+func readRemote(info *pb.PbRemoteLogFetchInfo, fetchOffset int64, maxBytes int, line codec.ServerLine) ([]byte, error) {
 	for i, seg := range info.GetRemoteLogSegments() {
 		pos := int64(0)
 		if i == 0 {
 			pos = int64(info.GetFirstStartPos())
 		}
-		path, err := scRemoteSegmentPath(info.GetRemoteLogTabletDir(), seg.GetRemoteLogSegmentId(), seg.GetRemoteLogStartOffset())
+		path, err := remoteSegmentPath(info.GetRemoteLogTabletDir(), seg.GetRemoteLogSegmentId(), seg.GetRemoteLogStartOffset())
 		if err != nil {
 			return nil, err
 		}
 		for {
-			chunk, eof, err := scReadBatches(path, pos, maxBytes, line)
+			chunk, eof, err := readSegmentBatches(path, pos, maxBytes, line)
 			if err != nil {
 				return nil, err
 			}
-			useful, consumed := scChunkReaches(chunk, fetchOffset, line)
+			useful, consumed := chunkReaches(chunk, fetchOffset, line)
 			if useful {
 				return chunk, nil
 			}
@@ -142,9 +142,9 @@ func scReadRemote(info *pb.PbRemoteLogFetchInfo, fetchOffset int64, maxBytes int
 	return nil, nil
 }
 
-// scChunkReaches reports whether a chunk has a batch ending at or after
+// chunkReaches reports whether a chunk has a batch ending at or after
 // offset, and how many bytes of whole batches it holds.
-func scChunkReaches(chunk []byte, offset int64, line codec.ServerLine) (bool, int) {
+func chunkReaches(chunk []byte, offset int64, line codec.ServerLine) (bool, int) {
 	it := codec.NewLogBatchIterator(chunk, line)
 	for {
 		b, ok := it.Next()
@@ -157,10 +157,10 @@ func scChunkReaches(chunk []byte, offset int64, line codec.ServerLine) (bool, in
 	}
 }
 
-// scReadBatches reads whole batches from path starting at byte pos: at
+// readSegmentBatches reads whole batches from path starting at byte pos: at
 // least the first batch, then as many as fit in maxBytes. eof is true when
 // the file has no bytes after the chunk.
-func scReadBatches(path string, pos int64, maxBytes int, line codec.ServerLine) ([]byte, bool, error) {
+func readSegmentBatches(path string, pos int64, maxBytes int, line codec.ServerLine) ([]byte, bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false, err

@@ -15,11 +15,10 @@ import (
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/pb"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/fakefluss"
 )
 
-var scCastagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-func scTestDesc(t *testing.T) schema.TableDescriptor {
+func testDesc(t *testing.T) schema.TableDescriptor {
 	s, err := schema.NewSchema([]schema.Column{schema.NewColumn("a", schema.Int()), schema.NewColumn("b", schema.String())}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -28,9 +27,9 @@ func scTestDesc(t *testing.T) schema.TableDescriptor {
 	return schema.TableDescriptor{Schema: s, BucketCount: &n, Properties: map[string]string{schema.OptLogFormat: schema.FormatCompacted}}
 }
 
-// scTestBatch builds a COMPACTED log batch at base holding rows a=base..,
+// testBatch builds a COMPACTED log batch at base holding rows a=base..,
 // or a header-only batch when n == 0 (which still takes one offset).
-func scTestBatch(t *testing.T, base int64, n int) []byte {
+func testBatch(t *testing.T, base int64, n int) []byte {
 	t.Helper()
 	enc, err := codec.NewCompactedEncoder([]schema.DataType{schema.Int(), schema.String()})
 	if err != nil {
@@ -48,17 +47,17 @@ func scTestBatch(t *testing.T, base int64, n int) []byte {
 	out := append([]byte(nil), b.Build()...)
 	binary.LittleEndian.PutUint64(out, uint64(base))
 	binary.LittleEndian.PutUint64(out[13:], 1700000000000)
-	binary.LittleEndian.PutUint32(out[21:], crc32.Checksum(out[25:], scCastagnoli))
+	binary.LittleEndian.PutUint32(out[21:], crc32.Checksum(out[25:], castagnoli))
 	return out
 }
 
-func fetchReq(t *testing.T, r fakeRequest) *pb.FetchLogRequest {
+func fetchReq(t *testing.T, r fakefluss.Request) *pb.FetchLogRequest {
 	t.Helper()
-	if r.api != APIKeyFetchLog {
-		t.Fatalf("got %s, want FETCH_LOG", r.api)
+	if APIKey(r.API) != APIKeyFetchLog {
+		t.Fatalf("got %s, want FETCH_LOG", APIKey(r.API))
 	}
 	var req pb.FetchLogRequest
-	if err := proto.Unmarshal(r.body, &req); err != nil {
+	if err := r.Decode(&req); err != nil {
 		t.Fatal(err)
 	}
 	return &req
@@ -75,16 +74,16 @@ func fetchOffsets(req *pb.FetchLogRequest) map[int32]int64 {
 	return out
 }
 
-type scFetchAnswer struct {
+type fetchAnswer struct {
 	records []byte
 	remote  *pb.PbRemoteLogFetchInfo
 	code    ErrorCode
 }
 
-func replyFetch(r fakeRequest, answers map[int32]scFetchAnswer) {
-	resp := &pb.FetchLogResponse{TablesResp: []*pb.PbFetchLogRespForTable{{TableId: proto.Int64(7)}}}
+func replyFetch(r fakefluss.Request, answers map[int32]fetchAnswer) {
 	var req pb.FetchLogRequest
-	_ = proto.Unmarshal(r.body, &req)
+	_ = r.Decode(&req)
+	resp := &pb.FetchLogResponse{TablesResp: []*pb.PbFetchLogRespForTable{{TableId: req.GetTablesReq()[0].TableId}}}
 	for _, b := range req.GetTablesReq()[0].GetBucketsReq() {
 		a := answers[b.GetBucketId()]
 		br := &pb.PbFetchLogRespForBucket{BucketId: proto.Int32(b.GetBucketId()), HighWatermark: proto.Int64(100)}
@@ -96,15 +95,15 @@ func replyFetch(r fakeRequest, answers map[int32]scFetchAnswer) {
 		br.RemoteLogFetchInfo = a.remote
 		resp.TablesResp[0].BucketsResp = append(resp.TablesResp[0].BucketsResp, br)
 	}
-	r.sc.reply(r.id, resp)
+	r.Reply(resp)
 }
 
 // fetchFor returns the next fetch request naming bucket, answering the
 // ones that do not (other buckets, after a short wait) with no data.
-func (f *scFakeCluster) fetchFor(bucket int32) (fakeRequest, int64) {
+func (f *fakeCluster) fetchFor(bucket int32) (fakefluss.Request, int64) {
 	f.t.Helper()
 	for {
-		r := f.next()
+		r := f.Next()
 		offs := fetchOffsets(fetchReq(f.t, r))
 		if off, ok := offs[bucket]; ok {
 			return r, off
@@ -142,8 +141,8 @@ func pollOffsets(t *testing.T, s *LogScanner, want int) []int64 {
 // LOG_OFFSET_OUT_OF_RANGE below the log start resets to the earliest
 // offset.
 func TestFetchScripted(t *testing.T) {
-	f := newScFakeCluster(t, 2, APIKeyFetchLog, APIKeyListOffsets)
-	tbl := f.table(scTestDesc(t))
+	f := newFakeCluster(t, 2, APIKeyFetchLog, APIKeyListOffsets)
+	tbl := f.table(testDesc(t))
 	s, err := tbl.NewLogScanner(LogScanOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +162,7 @@ func TestFetchScripted(t *testing.T) {
 	done := make(chan polled)
 	go func() { done <- polled{pollOffsets(t, s, 4)} }()
 
-	r := f.next()
+	r := f.Next()
 	req := fetchReq(t, r)
 	if got := fetchOffsets(req); len(got) != 2 || got[0] != 3 || got[1] != 0 {
 		t.Fatalf("first fetch asks %v, want both buckets in one request", got)
@@ -172,10 +171,10 @@ func TestFetchScripted(t *testing.T) {
 		req.GetTablesReq()[0].GetBucketsReq()[0].GetMaxFetchBytes() != DefaultScanMaxBucketFetchBytes || req.GetTablesReq()[0].GetProjectionPushdownEnabled() {
 		t.Fatalf("fetch parameters: %v", req)
 	}
-	f.none(100 * time.Millisecond) // never two fetches to one server
-	tail := scTestBatch(t, 8, 2)
-	recs := append(append(append(scTestBatch(t, 0, 5), scTestBatch(t, 5, 0)...), scTestBatch(t, 6, 2)...), tail[:30]...)
-	replyFetch(r, map[int32]scFetchAnswer{0: {records: recs}})
+	f.ExpectNone(100 * time.Millisecond) // never two fetches to one server
+	tail := testBatch(t, 8, 2)
+	recs := append(append(append(testBatch(t, 0, 5), testBatch(t, 5, 0)...), testBatch(t, 6, 2)...), tail[:30]...)
+	replyFetch(r, map[int32]fetchAnswer{0: {records: recs}})
 	if got := (<-done).offs; len(got) != 4 || got[0] != 3 || got[1] != 4 || got[2] != 6 || got[3] != 7 {
 		t.Fatalf("polled offsets %v, want [3 4 6 7]", got)
 	}
@@ -189,8 +188,8 @@ func TestFetchScripted(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, seg), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	first := append(scTestBatch(t, 0, 5), scTestBatch(t, 5, 3)...)
-	file := append(append([]byte(nil), first...), scTestBatch(t, 8, 2)...)
+	first := append(testBatch(t, 0, 5), testBatch(t, 5, 3)...)
+	file := append(append([]byte(nil), first...), testBatch(t, 8, 2)...)
 	if err := os.WriteFile(filepath.Join(dir, seg, "00000000000000000000.log"), file, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -199,13 +198,13 @@ func TestFetchScripted(t *testing.T) {
 	if off != 8 {
 		t.Fatalf("second fetch asks offset %d", off)
 	}
-	replyFetch(r, map[int32]scFetchAnswer{0: {remote: &pb.PbRemoteLogFetchInfo{
+	replyFetch(r, map[int32]fetchAnswer{0: {remote: &pb.PbRemoteLogFetchInfo{
 		RemoteLogTabletDir: proto.String("file://" + dir),
 		RemoteLogSegments: []*pb.PbRemoteLogSegment{{
 			RemoteLogSegmentId: proto.String(seg), RemoteLogStartOffset: proto.Int64(0),
 			RemoteLogEndOffset: proto.Int64(9), SegmentSizeInBytes: proto.Int32(int32(len(file))),
 		}},
-		FirstStartPos: proto.Int32(int32(len(scTestBatch(t, 0, 5)))), // an index position before offset 8
+		FirstStartPos: proto.Int32(int32(len(testBatch(t, 0, 5)))), // an index position before offset 8
 	}}})
 	if got := (<-done).offs; len(got) != 2 || got[0] != 8 || got[1] != 9 {
 		t.Fatalf("remote offsets %v, want [8 9]", got)
@@ -226,22 +225,22 @@ func TestFetchScripted(t *testing.T) {
 	if r, off = f.fetchFor(0); off != 10 {
 		t.Fatalf("third fetch asks offset %d", off)
 	}
-	replyFetch(r, map[int32]scFetchAnswer{0: {code: CodeLogOffsetOutOfRange}})
+	replyFetch(r, map[int32]fetchAnswer{0: {code: CodeLogOffsetOutOfRange}})
 	for i := 0; i < 2; { // earliest, latest
-		lr := f.next()
-		if lr.api == APIKeyFetchLog {
+		lr := f.Next()
+		if APIKey(lr.API) == APIKeyFetchLog {
 			time.Sleep(20 * time.Millisecond)
 			replyFetch(lr, nil)
 			continue
 		}
 		i++
 		var lreq pb.ListOffsetsRequest
-		_ = proto.Unmarshal(lr.body, &lreq)
+		_ = lr.Decode(&lreq)
 		off := int64(20)
 		if lreq.GetOffsetType() == offsetLatest {
 			off = 30
 		}
-		lr.sc.reply(lr.id, &pb.ListOffsetsResponse{BucketsResp: []*pb.PbListOffsetsRespForBucket{{BucketId: proto.Int32(0), Offset: proto.Int64(off)}}})
+		lr.Reply(&pb.ListOffsetsResponse{BucketsResp: []*pb.PbListOffsetsRespForBucket{{BucketId: proto.Int32(0), Offset: proto.Int64(off)}}})
 	}
 	if r, off = f.fetchFor(0); off != 20 {
 		t.Fatalf("fetch after reset asks offset %d, want 20", off)
@@ -250,25 +249,25 @@ func TestFetchScripted(t *testing.T) {
 }
 
 func TestRemoteSegmentNames(t *testing.T) {
-	if got := scRemoteSegmentName(1234); got != "00000000000000001234.log" {
+	if got := remoteSegmentName(1234); got != "00000000000000001234.log" {
 		t.Fatalf("name %q", got)
 	}
 	for _, off := range []int64{0, 1, 99999999999, 1<<63 - 1} {
-		got, err := scParseRemoteSegmentName(scRemoteSegmentName(off))
+		got, err := parseRemoteSegmentName(remoteSegmentName(off))
 		if err != nil || got != off {
 			t.Fatalf("round trip of %d: %d, %v", off, got, err)
 		}
 	}
 	for _, bad := range []string{"", "1.log", "0000000000000000000a.log", "00000000000000000000.index", "-0000000000000000001.log", "99999999999999999999.log"} {
-		if _, err := scParseRemoteSegmentName(bad); err == nil {
+		if _, err := parseRemoteSegmentName(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
-	p, err := scRemoteSegmentPath("file:///data/remote/log/db/t-7/0", "5d3d5a9e-3f7b-4c0e-9d7e-2b1f7a6c9e01", 42)
+	p, err := remoteSegmentPath("file:///data/remote/log/db/t-7/0", "5d3d5a9e-3f7b-4c0e-9d7e-2b1f7a6c9e01", 42)
 	if err != nil || p != "/data/remote/log/db/t-7/0/5d3d5a9e-3f7b-4c0e-9d7e-2b1f7a6c9e01/00000000000000000042.log" {
 		t.Fatalf("path %q, %v", p, err)
 	}
-	if p, err := scRemoteSegmentPath("/plain/dir", "5d3d5a9e-3f7b-4c0e-9d7e-2b1f7a6c9e01", 0); err != nil || p != "/plain/dir/5d3d5a9e-3f7b-4c0e-9d7e-2b1f7a6c9e01/00000000000000000000.log" {
+	if p, err := remoteSegmentPath("/plain/dir", "5d3d5a9e-3f7b-4c0e-9d7e-2b1f7a6c9e01", 0); err != nil || p != "/plain/dir/5d3d5a9e-3f7b-4c0e-9d7e-2b1f7a6c9e01/00000000000000000000.log" {
 		t.Fatalf("plain path %q, %v", p, err)
 	}
 	for _, c := range []struct{ dir, id string }{
@@ -277,11 +276,11 @@ func TestRemoteSegmentNames(t *testing.T) {
 		{"file:///x", "../../etc/passwd"},
 		{"file://otherhost/x", "5d3d5a9e-3f7b-4c0e-9d7e-2b1f7a6c9e01"},
 	} {
-		if _, err := scRemoteSegmentPath(c.dir, c.id, 0); err == nil {
+		if _, err := remoteSegmentPath(c.dir, c.id, 0); err == nil {
 			t.Errorf("%s / %s accepted", c.dir, c.id)
 		}
 	}
-	if _, err := scRemoteSegmentPath("s3://b/x", "5d3d5a9e-3f7b-4c0e-9d7e-2b1f7a6c9e01", 0); !errors.Is(err, ErrRemoteLogUnsupported) {
+	if _, err := remoteSegmentPath("s3://b/x", "5d3d5a9e-3f7b-4c0e-9d7e-2b1f7a6c9e01", 0); !errors.Is(err, ErrRemoteLogUnsupported) {
 		t.Fatalf("s3 error %v", err)
 	}
 }
@@ -291,11 +290,11 @@ func FuzzRemoteSegmentName(f *testing.F) {
 	f.Add("99999999999999999999.log")
 	f.Add("x.log")
 	f.Fuzz(func(t *testing.T, name string) {
-		off, err := scParseRemoteSegmentName(name)
+		off, err := parseRemoteSegmentName(name)
 		if err != nil {
 			return
 		}
-		if off < 0 || scRemoteSegmentName(off) != name {
+		if off < 0 || remoteSegmentName(off) != name {
 			t.Fatalf("%q parsed as %d", name, off)
 		}
 	})
@@ -305,29 +304,29 @@ func FuzzRemoteSegmentName(f *testing.F) {
 // scanner (row formats and remote chunk checks): errors, never panics.
 func FuzzScanDecode(f *testing.F) {
 	t := &testing.T{}
-	good := append(scTestBatch(t, 0, 3), scTestBatch(t, 3, 0)...)
+	good := append(testBatch(t, 0, 3), testBatch(t, 3, 0)...)
 	f.Add(good, int64(1))
 	f.Add(good[:40], int64(0))
 	f.Add([]byte{}, int64(-2))
 	f.Fuzz(func(t *testing.T, data []byte, from int64) {
-		tbl := &Table{info: &TableInfo{Path: TablePath{Database: "d", Table: "t"}, SchemaID: 1, Descriptor: scTestDesc(t)}}
+		tbl := &Table{info: &TableInfo{Path: TablePath{Database: "d", Table: "t"}, SchemaID: 1, Descriptor: testDesc(t)}}
 		tbl.schemas = map[int32]schema.Schema{1: tbl.info.Descriptor.Schema}
 		for _, noCRC := range []bool{false, true} {
-			proj, err := newScProjection(tbl, nil)
+			proj, err := newProjection(tbl, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := newScDecoders(tbl, proj, noCRC)
+			d, err := newScanDecoders(tbl, proj, noCRC)
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := &scCompleted{records: data, line: codec.Line09}
+			c := &completedFetch{records: data, line: codec.Line09}
 			// Only schema id 1 is known; other ids would need the network,
 			// which this Table does not have: skip inputs naming them.
 			if hasOtherSchema(data) {
 				return
 			}
-			recs, next, err := d.rows(context.Background(), nil, c, scCursor{from: from, end: -1})
+			recs, next, err := d.rows(context.Background(), nil, c, readWindow{from: from, end: -1})
 			if err == nil {
 				for _, r := range recs {
 					if r.Offset < from || r.Offset >= next {
@@ -335,7 +334,7 @@ func FuzzScanDecode(f *testing.F) {
 					}
 				}
 			}
-			scChunkReaches(data, from, codec.Line09)
+			chunkReaches(data, from, codec.Line09)
 		}
 	})
 }

@@ -28,34 +28,34 @@ import (
 // it unknown whether a batch was appended, the writer takes a new writer
 // id and every bucket starts again at sequence 0.
 
-var wrCastagnoli = crc32.MakeTable(crc32.Castagnoli)
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Offsets of writer id, batch sequence, CRC and CRC start in V0 log
 // batches and KV batches.
 const (
-	wrLogWriterIDOff = 32
-	wrLogSeqOff      = 40
-	wrLogCRCOff      = 21
-	wrLogCRCFrom     = 25
-	wrKvWriterIDOff  = 12
-	wrKvSeqOff       = 20
-	wrKvCRCOff       = 5
-	wrKvCRCFrom      = 9
+	logWriterIDOff = 32
+	logSeqOff      = 40
+	logCRCOff      = 21
+	logCRCFrom     = 25
+	kvWriterIDOff  = 12
+	kvSeqOff       = 20
+	kvCRCOff       = 5
+	kvCRCFrom      = 9
 )
 
-// wrRestamp rewrites writer id and batch sequence of a built batch and
+// restamp rewrites writer id and batch sequence of a built batch and
 // recomputes its CRC.
-func wrRestamp(kv bool, b []byte, writerID int64, seq int32) {
+func restamp(kv bool, b []byte, writerID int64, seq int32) {
 	le := binary.LittleEndian
 	if kv {
-		le.PutUint64(b[wrKvWriterIDOff:], uint64(writerID))
-		le.PutUint32(b[wrKvSeqOff:], uint32(seq))
-		le.PutUint32(b[wrKvCRCOff:], crc32.Checksum(b[wrKvCRCFrom:], wrCastagnoli))
+		le.PutUint64(b[kvWriterIDOff:], uint64(writerID))
+		le.PutUint32(b[kvSeqOff:], uint32(seq))
+		le.PutUint32(b[kvCRCOff:], crc32.Checksum(b[kvCRCFrom:], castagnoli))
 		return
 	}
-	le.PutUint64(b[wrLogWriterIDOff:], uint64(writerID))
-	le.PutUint32(b[wrLogSeqOff:], uint32(seq))
-	le.PutUint32(b[wrLogCRCOff:], crc32.Checksum(b[wrLogCRCFrom:], wrCastagnoli))
+	le.PutUint64(b[logWriterIDOff:], uint64(writerID))
+	le.PutUint32(b[logSeqOff:], uint32(seq))
+	le.PutUint32(b[logCRCOff:], crc32.Checksum(b[logCRCFrom:], castagnoli))
 }
 
 // sequenceReadyLocked reports whether the bucket may send now. A bucket
@@ -66,7 +66,7 @@ func wrRestamp(kv bool, b []byte, writerID int64, seq int32) {
 // their sequence otherwise: a batch that timed out may well be in the log
 // (later batches can even have been acknowledged after it), and only its
 // own sequence lets the server recognise it as a duplicate.
-func (e *wrEngine) sequenceReadyLocked(bs *wrBucket) bool {
+func (e *accumulator) sequenceReadyLocked(bs *writeBucket) bool {
 	if !e.cfg.idempotent {
 		return true
 	}
@@ -104,7 +104,7 @@ func (e *wrEngine) sequenceReadyLocked(bs *wrBucket) bool {
 	return true
 }
 
-func wrNextSeq(s int32) int32 {
+func nextSequence(s int32) int32 {
 	if s == math.MaxInt32 {
 		return 0
 	}
@@ -113,19 +113,19 @@ func wrNextSeq(s int32) int32 {
 
 // assignSequenceLocked numbers a batch that is about to be sent for the
 // first time since the bucket last renumbered.
-func (e *wrEngine) assignSequenceLocked(bs *wrBucket, b *wrBatch) {
+func (e *accumulator) assignSequenceLocked(bs *writeBucket, b *writeBatch) {
 	if !e.cfg.idempotent {
 		b.writerID, b.seq = -1, -1
 		return
 	}
 	if b.seq < 0 || b.writerID != bs.writerID {
 		b.writerID, b.seq = bs.writerID, bs.nextSeq
-		bs.nextSeq = wrNextSeq(bs.nextSeq)
+		bs.nextSeq = nextSequence(bs.nextSeq)
 	}
 }
 
 // onResultLocked applies the server's answer for one batch.
-func (e *wrEngine) onResultLocked(b *wrBatch, err error, offset int64) {
+func (e *accumulator) onResultLocked(b *writeBatch, err error, offset int64) {
 	bs := b.bs
 	bs.inflight--
 	if _, ok := e.incomplete[b]; !ok {
@@ -151,7 +151,7 @@ func (e *wrEngine) onResultLocked(b *wrBatch, err error, offset int64) {
 				// An earlier attempt was appended and acknowledged.
 				e.ackLocked(b, offset)
 				return
-			case b.writerID == bs.writerID && b.seq == wrNextSeq(bs.lastAcked):
+			case b.writerID == bs.writerID && b.seq == nextSequence(bs.lastAcked):
 				// The server's sequence for us is not what we know it
 				// to be: fail this batch and start over with a new id.
 				e.resetWriterLocked(b.writerID)
@@ -181,7 +181,7 @@ func (e *wrEngine) onResultLocked(b *wrBatch, err error, offset int64) {
 
 // giveUpLocked fails a batch for good. retriable says whether the last
 // failure left it unknown if the batch was appended.
-func (e *wrEngine) giveUpLocked(b *wrBatch, err error, retriable bool) {
+func (e *accumulator) giveUpLocked(b *writeBatch, err error, retriable bool) {
 	bs := b.bs
 	if e.cfg.idempotent && b.writerID == bs.writerID && b.seq >= 0 {
 		bs.recovering = true
@@ -199,7 +199,7 @@ func (e *wrEngine) giveUpLocked(b *wrBatch, err error, retriable bool) {
 }
 
 // ackLocked completes an acknowledged batch.
-func (e *wrEngine) ackLocked(b *wrBatch, offset int64) {
+func (e *accumulator) ackLocked(b *writeBatch, offset int64) {
 	bs := b.bs
 	if e.cfg.idempotent && b.writerID == bs.writerID && b.seq > bs.lastAcked {
 		bs.lastAcked = b.seq
@@ -210,7 +210,7 @@ func (e *wrEngine) ackLocked(b *wrBatch, offset int64) {
 
 // requeueLocked puts a batch back into the bucket's queue in creation
 // (and so sequence) order, and delays the bucket.
-func (e *wrEngine) requeueLocked(b *wrBatch) {
+func (e *accumulator) requeueLocked(b *writeBatch) {
 	bs := b.bs
 	i := 0
 	for i < len(bs.queue) && bs.queue[i].order < b.order {
@@ -224,7 +224,7 @@ func (e *wrEngine) requeueLocked(b *wrBatch) {
 
 // resetWriterLocked drops the writer id the failed batch was sent with, so
 // that the sender asks for a new one and every bucket restarts at 0.
-func (e *wrEngine) resetWriterLocked(id int64) {
+func (e *accumulator) resetWriterLocked(id int64) {
 	if e.writerID == id {
 		e.writerID = -1
 	}
@@ -235,12 +235,12 @@ func (e *wrEngine) resetWriterLocked(id int64) {
 
 // initWriter obtains a writer id (INIT_WRITER to any tablet server),
 // retrying retriable failures for at most the delivery timeout.
-func (e *wrEngine) initWriter() error {
+func (e *accumulator) initWriter() error {
 	r := newRetrierWithin(e.cfg.delivery)
 	req := &pb.InitWriterRequest{TablePath: []*pb.PbTablePath{pbPath(e.table.info.Path)}}
 	for {
 		var resp pb.InitWriterResponse
-		err := e.c.callNode(e.ctx, e.c.anyServer(), APIKeyInitWriter, req, &resp)
+		err := callNode(e.ctx, e.c, e.c.anyServer(), rpcInitWriter, req, &resp)
 		if err == nil {
 			e.mu.Lock()
 			e.writerID = resp.GetWriterId()

@@ -86,8 +86,8 @@ func TestJavaPeerBucketPlacement(t *testing.T) {
 			for i, k := range kt.keys {
 				pk[i] = k.Name
 			}
-			tbl := scCreateTable(t, c, db, "keys_"+kt.name, schema.TableDescriptor{
-				Schema: scNewSchema(t, cols, pk...), PartitionKeys: kt.parts, BucketCount: scIntPtr(7),
+			tbl := createTable(t, c, db, "keys_"+kt.name, schema.TableDescriptor{
+				Schema: newSchema(t, cols, pk...), PartitionKeys: kt.parts, BucketCount: intPtr(7),
 			})
 			// Distinct keys only (TINYINT has 256): the later writer wins.
 			want := map[string][]any{}
@@ -101,7 +101,7 @@ func TestJavaPeerBucketPlacement(t *testing.T) {
 				} else {
 					javaRows = append(javaRows, row)
 				}
-				id := scCanonRow(k)
+				id := canonRow(k)
 				if _, seen := want[id]; !seen {
 					keys = append(keys, k)
 				}
@@ -114,16 +114,16 @@ func TestJavaPeerBucketPlacement(t *testing.T) {
 				t.Helper()
 				missing := 0
 				for i, k := range keys {
-					w := want[scCanonRow(k)]
+					w := want[canonRow(k)]
 					if got[i] == nil {
 						missing++
 						if missing <= 3 {
-							t.Errorf("%s did not find key %s", who, scCanonRow(k))
+							t.Errorf("%s did not find key %s", who, canonRow(k))
 						}
 						continue
 					}
-					if scCanonRow(got[i]) != scCanonRow(w) {
-						t.Errorf("%s found %s for key %s, want %s", who, scCanonRow(got[i]), scCanonRow(k), scCanonRow(w))
+					if canonRow(got[i]) != canonRow(w) {
+						t.Errorf("%s found %s for key %s, want %s", who, canonRow(got[i]), canonRow(k), canonRow(w))
 					}
 				}
 				if missing > 0 {
@@ -164,7 +164,7 @@ func jpLookupAll(t *testing.T, tbl *flussrpc.Table, keys [][]any) [][]any {
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			t.Fatalf("lookup %s: %v", scCanonRow(keys[i]), err)
+			t.Fatalf("lookup %s: %v", canonRow(keys[i]), err)
 		}
 	}
 	return out

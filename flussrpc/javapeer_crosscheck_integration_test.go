@@ -179,9 +179,9 @@ func (k jpTable) keyed(i int, vals []any) []any {
 
 func (k jpTable) descriptor(t *testing.T) schema.TableDescriptor {
 	return schema.TableDescriptor{
-		Schema:        scNewSchema(t, k.columns(), k.pk...),
+		Schema:        newSchema(t, k.columns(), k.pk...),
 		PartitionKeys: k.parts,
-		BucketCount:   scIntPtr(3),
+		BucketCount:   intPtr(3),
 		Properties:    map[string]string{schema.OptLogFormat: k.format},
 	}
 }
@@ -218,7 +218,7 @@ func TestJavaPeerAllTypes(t *testing.T) {
 				rows = append(rows, kind.keyed(i, vals))
 			}
 			t.Run("go_to_java", func(t *testing.T) {
-				tbl := scCreateTable(t, c, db, kind.name+"_go", kind.descriptor(t))
+				tbl := createTable(t, c, db, kind.name+"_go", kind.descriptor(t))
 				jpWriteGo(t, tbl, rows)
 				jpCheckJavaReads(t, peer, db, tbl.Path().Table, kind, rows)
 			})
@@ -229,7 +229,7 @@ func TestJavaPeerAllTypes(t *testing.T) {
 				for i, vals := range jpValues(t, jpLimits{nanoArrow: arrow}) {
 					rows = append(rows, kind.keyed(i, vals))
 				}
-				tbl := scCreateTable(t, c, db, kind.name+"_java", kind.descriptor(t))
+				tbl := createTable(t, c, db, kind.name+"_java", kind.descriptor(t))
 				how := "append"
 				if len(kind.pk) > 0 {
 					how = "upsert"
@@ -291,7 +291,7 @@ func jpCheckJavaReads(t *testing.T, peer *javapeer.Peer, db, table string, kind 
 	if len(kind.pk) > 0 {
 		want = "+I"
 		got := peer.Lookup(t, db, table, kind.keys, cols, jpKeys(kind, rows))
-		scSameRowSet(t, "rows Java looked up", jpSortMaps(got), jpSortMaps(rows))
+		sameRowSet(t, "rows Java looked up", jpSortMaps(got), jpSortMaps(rows))
 	}
 	var got [][]any
 	for _, r := range recs {
@@ -300,7 +300,7 @@ func jpCheckJavaReads(t *testing.T, peer *javapeer.Peer, db, table string, kind 
 		}
 		got = append(got, r.Row)
 	}
-	scSameRowSet(t, "rows Java scanned", jpSortMaps(got), jpSortMaps(rows))
+	sameRowSet(t, "rows Java scanned", jpSortMaps(got), jpSortMaps(rows))
 }
 
 // jpCheckGoReads requires this client to read exactly rows from the table.
@@ -319,7 +319,7 @@ func jpCheckGoReads(t *testing.T, tbl *flussrpc.Table, kind jpTable, rows [][]an
 			}
 			got = append(got, row)
 		}
-		scSameRowSet(t, "rows looked up", got, rows)
+		sameRowSet(t, "rows looked up", got, rows)
 	}
 	s, err := tbl.NewLogScanner(flussrpc.LogScanOptions{Bounded: true})
 	if err != nil {
@@ -333,7 +333,7 @@ func jpCheckGoReads(t *testing.T, tbl *flussrpc.Table, kind jpTable, rows [][]an
 	for _, r := range scanAll(t, s) {
 		got = append(got, r.Row)
 	}
-	scSameRowSet(t, "rows scanned", got, rows)
+	sameRowSet(t, "rows scanned", got, rows)
 }
 
 // jpSortMaps returns rows with every map's entries sorted by key: the Java
@@ -359,7 +359,7 @@ func jpSortMapsIn(v any) any {
 		for i := range idx {
 			idx[i] = i
 		}
-		sort.Slice(idx, func(a, b int) bool { return scCanon(x.Keys[idx[a]]) < scCanon(x.Keys[idx[b]]) })
+		sort.Slice(idx, func(a, b int) bool { return canon(x.Keys[idx[a]]) < canon(x.Keys[idx[b]]) })
 		var m codec.Map
 		for _, i := range idx {
 			m.Keys = append(m.Keys, jpSortMapsIn(x.Keys[i]))

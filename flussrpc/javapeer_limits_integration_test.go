@@ -42,10 +42,10 @@ func TestJavaPeerPre1970ArrowFraction(t *testing.T) {
 		rows = append(rows, []any{int64(i), codec.TimestampNTZOf(us), codec.TimestampNTZOf(tt), codec.TimestampLTZOf(us), codec.TimestampLTZOf(tt)})
 	}
 	desc := func() schema.TableDescriptor {
-		return schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketCount: scIntPtr(1)}
+		return schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(1)}
 	}
 
-	ours := scCreateTable(t, c, db, "pre1970_go", desc())
+	ours := createTable(t, c, db, "pre1970_go", desc())
 	jpWriteGo(t, ours, rows)
 	if recs, perr := peer.TryScan(t, db, "pre1970_go", cols); perr != nil {
 		if !strings.Contains(perr.Message, "IllegalArgumentException") {
@@ -58,7 +58,7 @@ func TestJavaPeerPre1970ArrowFraction(t *testing.T) {
 		for _, r := range recs {
 			got = append(got, r.Row)
 		}
-		scSameRowSet(t, "rows Java scanned", got, rows)
+		sameRowSet(t, "rows Java scanned", got, rows)
 	}
 	var got [][]any
 	for _, r := range peertest.Scan(t, bs, db, "pre1970_go").Rows {
@@ -68,9 +68,9 @@ func TestJavaPeerPre1970ArrowFraction(t *testing.T) {
 		}
 		got = append(got, row)
 	}
-	scSameRowSet(t, "rows pyfluss (pyarrow) scanned", got, rows)
+	sameRowSet(t, "rows pyfluss (pyarrow) scanned", got, rows)
 
-	theirs := scCreateTable(t, c, db, "pre1970_java", desc())
+	theirs := createTable(t, c, db, "pre1970_java", desc())
 	peer.Write(t, "append", db, "pre1970_java", cols, rows)
 	jpCheckGoReads(t, theirs, jpTable{}, rows)
 }
@@ -86,14 +86,14 @@ func TestJavaPeerIndexedFixedLength(t *testing.T) {
 	db := newDatabase(t, c.Admin())
 	peer := javapeer.Start(t, clustertest.Bootstrap(t))
 	cols := []schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("bin", schema.Binary(4)), schema.NewColumn("ch", schema.Char(5))}
-	desc := schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketCount: scIntPtr(1), Properties: map[string]string{schema.OptLogFormat: schema.FormatIndexed}}
+	desc := schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(1), Properties: map[string]string{schema.OptLogFormat: schema.FormatIndexed}}
 	rows := [][]any{
 		{int64(0), []byte{1, 0, 0, 0}, "ab"},
 		{int64(1), []byte{0, 0, 0, 0}, "ÿÿ"},
 		{int64(2), []byte{0, 0, 0, 7}, "abcde"},
 	}
 	for _, who := range []string{"go", "java"} {
-		tbl := scCreateTable(t, c, db, "fixed_"+who, desc)
+		tbl := createTable(t, c, db, "fixed_"+who, desc)
 		if who == "go" {
 			jpWriteGo(t, tbl, rows)
 		} else {
@@ -116,7 +116,7 @@ func TestJavaPeerIndexedFixedLength(t *testing.T) {
 		}
 	}
 
-	tbl := scCreateTable(t, c, db, "fixed_long", desc)
+	tbl := createTable(t, c, db, "fixed_long", desc)
 	w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{})
 	if err != nil {
 		t.Fatal(err)

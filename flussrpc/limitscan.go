@@ -54,7 +54,7 @@ func (t *Table) limitScanOnce(ctx context.Context, path PhysicalPath, bucket int
 		req.PartitionId = proto.Int64(rt.partitionID)
 	}
 	var resp pb.LimitScanResponse
-	if err := t.c.callNode(ctx, node, APIKeyLimitScan, req, &resp); err != nil {
+	if err := callNode(ctx, t.c, node, rpcLimitScan, req, &resp); err != nil {
 		return nil, err
 	}
 	if err := ErrorFromCode(resp.GetErrorCode(), resp.GetErrorMessage()); err != nil {
@@ -109,17 +109,17 @@ func (t *Table) decodeValueBatch(ctx context.Context, b []byte) ([][]any, error)
 
 // decodeLogRows decodes concatenated log batches into table rows.
 func (t *Table) decodeLogRows(ctx context.Context, b []byte, node ServerNode) ([][]any, error) {
-	proj, err := newScProjection(t, nil)
+	proj, err := newProjection(t, nil)
 	if err != nil {
 		return nil, err
 	}
-	dec, err := newScDecoders(t, proj, false)
+	dec, err := newScanDecoders(t, proj, false)
 	if err != nil {
 		return nil, err
 	}
 	defer dec.release()
-	c := &scCompleted{records: b, line: scLineOf(ctx, t.c, node)}
-	recs, _, err := dec.rows(ctx, nil, c, scCursor{from: EarliestOffset, end: -1})
+	c := &completedFetch{records: b, line: serverLineOf(ctx, t.c, node)}
+	recs, _, err := dec.rows(ctx, nil, c, readWindow{from: EarliestOffset, end: -1})
 	if err != nil {
 		return nil, err
 	}
@@ -130,10 +130,10 @@ func (t *Table) decodeLogRows(ctx context.Context, b []byte, node ServerNode) ([
 	return rows, nil
 }
 
-// scLineOf tells how a server writes magic-1 batches: 1.x servers
+// serverLineOf tells how a server writes magic-1 batches: 1.x servers
 // advertise SCAN_KV, 0.9 servers do not.
-func scLineOf(ctx context.Context, c *Client, node ServerNode) codec.ServerLine {
-	if cn, err := c.pool.get(ctx, node.Addr()); err == nil {
+func serverLineOf(ctx context.Context, c *Client, node ServerNode) codec.ServerLine {
+	if cn, err := c.connTo(ctx, node.Addr()); err == nil {
 		if _, has := cn.advertised[APIKeyScanKV]; has {
 			return codec.Line1x
 		}
@@ -172,7 +172,7 @@ func (t *Table) NewKVScanner(ctx context.Context, partition string, bucket int32
 	if err != nil {
 		return nil, err
 	}
-	cn, err := t.c.pool.get(ctx, node.Addr())
+	cn, err := t.c.connTo(ctx, node.Addr())
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +198,7 @@ func (s *KVScanner) Next(ctx context.Context) ([][]any, error) {
 		req.ScannerId = s.id
 	}
 	var resp pb.ScanKvResponse
-	if err := s.t.c.callNode(ctx, s.node, APIKeyScanKV, req, &resp); err != nil {
+	if err := callNode(ctx, s.t.c, s.node, rpcScanKV, req, &resp); err != nil {
 		return nil, err
 	}
 	if err := ErrorFromCode(resp.GetErrorCode(), resp.GetErrorMessage()); err != nil {
@@ -232,5 +232,5 @@ func (s *KVScanner) Close(ctx context.Context) error {
 	}
 	s.done = true
 	req := &pb.ScanKvRequest{ScannerId: s.id, CallSeqId: proto.Int32(s.seq), CloseScanner: proto.Bool(true)}
-	return s.t.c.callNode(ctx, s.node, APIKeyScanKV, req, &pb.ScanKvResponse{})
+	return callNode(ctx, s.t.c, s.node, rpcScanKV, req, &pb.ScanKvResponse{})
 }

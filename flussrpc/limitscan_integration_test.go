@@ -33,12 +33,12 @@ func TestLimitScanLogTable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			scSameRows(t, "last 7 rows", got, rows[len(rows)-7:])
+			sameRows(t, "last 7 rows", got, rows[len(rows)-7:])
 			got, err = tbl.LimitScan(ctx, "", 0, 100)
 			if err != nil {
 				t.Fatal(err)
 			}
-			scSameRows(t, "all rows", got, rows)
+			sameRows(t, "all rows", got, rows)
 			if _, err := tbl.LimitScan(ctx, "", 0, 0); err == nil {
 				t.Fatal("limit 0 accepted")
 			}
@@ -64,7 +64,7 @@ func TestLimitScanPKTableAndKVScan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			scSameRowSet(t, "PK limit scan", all, rows)
+			sameRowSet(t, "PK limit scan", all, rows)
 			// SCAN_KV is a 1.x API: 0.9.1 does not advertise it.
 			_, err = tbl.NewKVScanner(ctx, "", 0)
 			if !errors.Is(err, flussrpc.ErrKVScanUnsupported) {
@@ -90,7 +90,7 @@ func TestLimitScanPKTableAndKVScan(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ScanTable(cap 12): %v", err)
 			}
-			scSameRowSet(t, "ScanTable", full, rows)
+			sameRowSet(t, "ScanTable", full, rows)
 			if _, err := scanTable(11); !errors.Is(err, flussrpc.ErrRowCap) {
 				t.Fatalf("ScanTable(cap 11) of 12 rows: %v, want ErrRowCap", err)
 			}
@@ -102,8 +102,8 @@ func TestLimitScanPartitioned(t *testing.T) {
 	c := newClient(t, flussrpc.Config{})
 	db := newDatabase(t, c.Admin())
 	cols := []schema.Column{schema.NewColumn("p", schema.String()), schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.String())}
-	desc := schema.TableDescriptor{Schema: scNewSchema(t, cols, "p", "k"), PartitionKeys: []string{"p"}, BucketCount: scIntPtr(1)}
-	tbl := scCreateTable(t, c, db, uniqueName("lsp"), desc)
+	desc := schema.TableDescriptor{Schema: newSchema(t, cols, "p", "k"), PartitionKeys: []string{"p"}, BucketCount: intPtr(1)}
+	tbl := createTable(t, c, db, uniqueName("lsp"), desc)
 	ctx := testCtx(t)
 	if err := c.Admin().CreatePartition(ctx, tbl.Path(), map[string]string{"p": "x"}, false); err != nil {
 		t.Fatal(err)
@@ -119,7 +119,7 @@ func TestLimitScanPartitioned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scSameRowSet(t, "partition x", got, rows)
+	sameRowSet(t, "partition x", got, rows)
 	if _, err := tbl.LimitScan(ctx, "nope", 0, 10); !errors.Is(err, flussrpc.ErrPartitionNotExists) {
 		t.Fatalf("missing partition: %v", err)
 	}

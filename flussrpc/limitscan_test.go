@@ -16,7 +16,7 @@ import (
 // SCAN_KV against a scripted 1.x-like server (0.9.1 has no SCAN_KV, so
 // the real cluster can only show ErrKVScanUnsupported).
 func TestKVScannerScripted(t *testing.T) {
-	f := newScFakeCluster(t, 1, APIKeyScanKV)
+	f := newFakeCluster(t, 1, APIKeyScanKV)
 	s, err := schema.NewSchema([]schema.Column{schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.String())}, []string{"k"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -50,24 +50,24 @@ func TestKVScannerScripted(t *testing.T) {
 		return ch
 	}
 	ch := next()
-	r := f.next()
+	r := f.Next()
 	var req pb.ScanKvRequest
-	_ = proto.Unmarshal(r.body, &req)
-	if req.GetBucketScanReq().GetTableId() != 7 || req.GetCallSeqId() != 0 || req.ScannerId != nil {
+	_ = r.Decode(&req)
+	if req.GetBucketScanReq().GetTableId() != f.tableID || req.GetCallSeqId() != 0 || req.ScannerId != nil {
 		t.Fatalf("open request %v", &req)
 	}
-	r.sc.reply(r.id, &pb.ScanKvResponse{ScannerId: []byte("s1"), HasMoreResults: proto.Bool(true), Records: batch(1, 2)})
+	r.Reply(&pb.ScanKvResponse{ScannerId: []byte("s1"), HasMoreResults: proto.Bool(true), Records: batch(1, 2)})
 	if got := <-ch; got.err != nil || len(got.rows) != 2 || got.rows[1][0] != int32(2) {
 		t.Fatalf("first batch %v, %v", got.rows, got.err)
 	}
 	ch = next()
-	r = f.next()
+	r = f.Next()
 	req.Reset()
-	_ = proto.Unmarshal(r.body, &req)
+	_ = r.Decode(&req)
 	if string(req.GetScannerId()) != "s1" || req.GetCallSeqId() != 1 || req.BucketScanReq != nil {
 		t.Fatalf("continue request %v", &req)
 	}
-	r.sc.reply(r.id, &pb.ScanKvResponse{ScannerId: []byte("s1"), HasMoreResults: proto.Bool(false), Records: batch(3)})
+	r.Reply(&pb.ScanKvResponse{ScannerId: []byte("s1"), HasMoreResults: proto.Bool(false), Records: batch(3)})
 	if got := <-ch; got.err != nil || len(got.rows) != 1 {
 		t.Fatalf("last batch %v, %v", got.rows, got.err)
 	}
@@ -80,7 +80,7 @@ func TestKVScannerScripted(t *testing.T) {
 }
 
 func TestKVScannerUnsupported(t *testing.T) {
-	f := newScFakeCluster(t, 1) // SCAN_KV not advertised, as on 0.9.1
+	f := newFakeCluster(t, 1) // SCAN_KV not advertised, as on 0.9.1
 	s, _ := schema.NewSchema([]schema.Column{schema.NewColumn("k", schema.Int())}, []string{"k"}, nil)
 	n := 1
 	tbl := f.table(schema.TableDescriptor{Schema: s, BucketCount: &n})

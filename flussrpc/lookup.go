@@ -22,7 +22,7 @@ type Lookuper struct {
 	// changelog it cannot hold (see arrowipc.RangeCheck); nil unless the
 	// lookuper inserts missing keys.
 	rangeCheck func(row []any) error
-	lkRouting
+	lookupRouting
 }
 
 // PrefixLookuper reads all rows of a primary-key table whose primary key
@@ -32,45 +32,45 @@ type PrefixLookuper struct {
 	t       *Table
 	columns []string
 	keyCols []int
-	lkRouting
+	lookupRouting
 }
 
-// lkRouting is what both lookupers need to turn a key into bytes, a bucket
+// lookupRouting is what both lookupers need to turn a key into bytes, a bucket
 // and a partition, and to decode answers.
-type lkRouting struct {
+type lookupRouting struct {
 	keys       *codec.TableKeys
 	types      []schema.DataType
 	partIdx    []int
 	numBuckets int
 	values     *evolveReaders
-	disp       *lkDispatcher
+	disp       *lookupDispatcher
 }
 
 // ErrNotPrimaryKeyTable is returned when a lookup is requested on a log
 // table.
 var ErrNotPrimaryKeyTable = errors.New("flussrpc: lookups need a primary-key table")
 
-func newLkRouting(t *Table, keys *codec.TableKeys, kind lkKind, opts LookupOptions) (lkRouting, error) {
+func newLookupRouting(t *Table, keys *codec.TableKeys, kind lookupKind, opts LookupOptions) (lookupRouting, error) {
 	d := &t.info.Descriptor
 	partIdx, err := d.PartitionKeyIndexes()
 	if err != nil {
-		return lkRouting{}, err
+		return lookupRouting{}, err
 	}
 	kvFormat, ok := codec.ParseRowFormat(d.KvFormat())
 	if !ok {
-		return lkRouting{}, fmt.Errorf("flussrpc: table %s has unsupported kv format %q", t.info.Path, d.KvFormat())
+		return lookupRouting{}, fmt.Errorf("flussrpc: table %s has unsupported kv format %q", t.info.Path, d.KvFormat())
 	}
 	n := t.info.NumBuckets()
 	if n <= 0 {
-		return lkRouting{}, fmt.Errorf("flussrpc: table %s reports no bucket count", t.info.Path)
+		return lookupRouting{}, fmt.Errorf("flussrpc: table %s reports no bucket count", t.info.Path)
 	}
-	return lkRouting{
+	return lookupRouting{
 		keys:       keys,
 		types:      d.Schema.Types(),
 		partIdx:    partIdx,
 		numBuckets: n,
 		values:     newEvolveReaders(t, kvFormat),
-		disp:       newLkDispatcher(t.c, kind, t.info.TableID, opts),
+		disp:       newLookupDispatcher(t.c, kind, t.info.TableID, opts),
 	}, nil
 }
 
@@ -89,7 +89,7 @@ func (t *Table) NewLookuper(opts ...LookupOptions) (*Lookuper, error) {
 			return nil, err
 		}
 	}
-	insert, err := newLkInsert(t.c, o)
+	insert, err := newInsertSettings(t.c, o)
 	if err != nil {
 		return nil, err
 	}
@@ -101,12 +101,12 @@ func (t *Table) NewLookuper(opts ...LookupOptions) (*Lookuper, error) {
 	if err != nil {
 		return nil, fmt.Errorf("flussrpc: lookups on %s: %w", t.info.Path, err)
 	}
-	r, err := newLkRouting(t, keys, lookupPoint, o)
+	r, err := newLookupRouting(t, keys, lookupPoint, o)
 	if err != nil {
 		return nil, err
 	}
 	r.disp.insert = insert
-	l := &Lookuper{t: t, keyCols: keyCols, lkRouting: r}
+	l := &Lookuper{t: t, keyCols: keyCols, lookupRouting: r}
 	if o.InsertIfNotExists && d.LogFormat() == schema.FormatArrow {
 		l.rangeCheck = arrowipc.RangeCheck(d.Schema.Columns)
 	}
@@ -151,7 +151,7 @@ func (l *Lookuper) KeyColumns() []string { return slices.Clone(l.t.info.Descript
 
 // fullRow spreads key values over a table-width row (other columns nil),
 // the shape the key encoders read.
-func (r *lkRouting) fullRow(keyCols []int, key []any) ([]any, error) {
+func (r *lookupRouting) fullRow(keyCols []int, key []any) ([]any, error) {
 	if len(key) != len(keyCols) {
 		return nil, fmt.Errorf("flussrpc: lookup key has %d values, want %d", len(key), len(keyCols))
 	}
@@ -166,7 +166,7 @@ func (r *lkRouting) fullRow(keyCols []int, key []any) ([]any, error) {
 }
 
 // route encodes the key of a full row and finds its partition and bucket.
-func (r *lkRouting) route(t *Table, row []any) (PhysicalPath, int32, []byte, error) {
+func (r *lookupRouting) route(t *Table, row []any) (PhysicalPath, int32, []byte, error) {
 	key, bucketKey, err := r.keys.EncodeKeys(row)
 	if err != nil {
 		return PhysicalPath{}, 0, nil, fmt.Errorf("flussrpc: lookup key for %s: %w", t.info.Path, err)
@@ -188,7 +188,7 @@ func (r *lkRouting) route(t *Table, row []any) (PhysicalPath, int32, []byte, err
 // together so that the keys of one server leave in one request (per
 // MaxBatchKeys), and waits for every answer. A key whose partition does
 // not exist gets a nil call.
-func (r *lkRouting) do(ctx context.Context, t *Table, keyCols []int, keys [][]any, check func(full []any) error) ([]*lkCall, error) {
+func (r *lookupRouting) do(ctx context.Context, t *Table, keyCols []int, keys [][]any, check func(full []any) error) ([]*lookupCall, error) {
 	// Retries (a leaderless bucket, a refused connection) go on until ctx
 	// ends: without a deadline of its own it gets the request timeout.
 	if err := ctx.Err(); err != nil {
@@ -198,7 +198,7 @@ func (r *lkRouting) do(ctx context.Context, t *Table, keyCols []int, keys [][]an
 	}
 	ctx, cancel := r.disp.c.withTimeout(ctx)
 	defer cancel()
-	calls := make([]*lkCall, len(keys))
+	calls := make([]*lookupCall, len(keys))
 	for i, key := range keys {
 		full, err := r.fullRow(keyCols, key)
 		if err != nil {
@@ -213,9 +213,9 @@ func (r *lkRouting) do(ctx context.Context, t *Table, keyCols []int, keys [][]an
 		if err != nil {
 			return nil, err
 		}
-		calls[i] = &lkCall{ctx: ctx, path: path, bucket: bucket, key: kb, retry: newRetrier(), done: make(chan struct{})}
+		calls[i] = &lookupCall{ctx: ctx, path: path, bucket: bucket, key: kb, retry: newRetrier(), done: make(chan struct{})}
 	}
-	r.disp.submit(calls...)
+	r.disp.submitOwn(ctx, calls)
 	for i, call := range calls {
 		if err := call.wait(ctx); err != nil {
 			if call.path.Partition != "" && isMissingPartition(err) {
@@ -276,7 +276,7 @@ func (l *Lookuper) LookupMany(ctx context.Context, keys [][]any) ([][]any, error
 }
 
 // decodeValue decodes a stored value ([int16 schema id][row]).
-func (r *lkRouting) decodeValue(ctx context.Context, b []byte) ([]any, error) {
+func (r *lookupRouting) decodeValue(ctx context.Context, b []byte) ([]any, error) {
 	v, err := codec.ParseLookupValue(b)
 	if err != nil {
 		return nil, err
@@ -312,11 +312,11 @@ func (t *Table) NewPrefixLookuper(columns []string, opts ...LookupOptions) (*Pre
 	if err != nil {
 		return nil, fmt.Errorf("flussrpc: prefix lookups on %s: %w", t.info.Path, err)
 	}
-	r, err := newLkRouting(t, keys, lookupPrefix, o)
+	r, err := newLookupRouting(t, keys, lookupPrefix, o)
 	if err != nil {
 		return nil, err
 	}
-	return &PrefixLookuper{t: t, columns: slices.Clone(columns), keyCols: keyCols, lkRouting: r}, nil
+	return &PrefixLookuper{t: t, columns: slices.Clone(columns), keyCols: keyCols, lookupRouting: r}, nil
 }
 
 // ErrInvalidPrefixLookup is wrapped by NewPrefixLookuper errors about

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,135 +11,15 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/pb"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/fakefluss"
 )
-
-// scFakeCluster is a one-node fake cluster: GET_METADATA is answered with
-// the node as coordinator and as leader of every bucket of one table
-// (except those set leaderless); every other request is handed to the
-// test on data.
-type scFakeCluster struct {
-	t          *testing.T
-	s          *fakeServer
-	c          *Client
-	path       TablePath
-	tableID    int64
-	buckets    int
-	data       chan fakeRequest
-	mu         sync.Mutex
-	metaReqs   int
-	leaderless map[int32]bool
-}
-
-// setLeaderless makes the metadata list the given buckets without leader
-// from now on (and every other bucket with one).
-func (f *scFakeCluster) setLeaderless(buckets ...int32) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.leaderless = make(map[int32]bool)
-	for _, b := range buckets {
-		f.leaderless[b] = true
-	}
-}
-
-func newScFakeCluster(t *testing.T, buckets int, apis ...APIKey) *scFakeCluster {
-	t.Helper()
-	f := &scFakeCluster{t: t, path: TablePath{Database: "db", Table: "t"}, tableID: 7, buckets: buckets, data: make(chan fakeRequest, 64)}
-	f.s = newFakeServer(t, append([]APIKey{APIKeyGetMetadata}, apis...)...)
-	stop := make(chan struct{})
-	t.Cleanup(func() { close(stop) })
-	go func() {
-		for {
-			select {
-			case r := <-f.s.reqs:
-				if r.api == APIKeyGetMetadata {
-					f.answerMetadata(r)
-					continue
-				}
-				f.data <- r
-			case <-stop:
-				return
-			}
-		}
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	c, err := NewClient(ctx, Config{Bootstrap: []string{f.s.addr()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	f.c = c
-	return f
-}
-
-func (f *scFakeCluster) answerMetadata(r fakeRequest) {
-	f.mu.Lock()
-	f.metaReqs++
-	leaderless := f.leaderless
-	f.mu.Unlock()
-	var req pb.MetadataRequest
-	_ = proto.Unmarshal(r.body, &req)
-	host, port, _ := net.SplitHostPort(f.s.addr())
-	p, _ := strconv.Atoi(port)
-	node := &pb.PbServerNode{NodeId: proto.Int32(1), Host: proto.String(host), Port: proto.Int32(int32(p))}
-	resp := &pb.MetadataResponse{CoordinatorServer: node, TabletServers: []*pb.PbServerNode{node}}
-	if len(req.GetTablePath()) > 0 {
-		tm := &pb.PbTableMetadata{
-			TablePath: pbPath(f.path), TableId: proto.Int64(f.tableID), SchemaId: proto.Int32(1), TableJson: []byte("{}"),
-			CreatedTime: proto.Int64(1), ModifiedTime: proto.Int64(1),
-		}
-		for b := 0; b < f.buckets; b++ {
-			bm := &pb.PbBucketMetadata{BucketId: proto.Int32(int32(b)), LeaderId: proto.Int32(1)}
-			if leaderless[int32(b)] {
-				bm.LeaderId = nil
-			}
-			tm.BucketMetadata = append(tm.BucketMetadata, bm)
-		}
-		resp.TableMetadata = []*pb.PbTableMetadata{tm}
-	}
-	r.sc.reply(r.id, resp)
-}
-
-func (f *scFakeCluster) metadataRequests() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.metaReqs
-}
-
-// next returns the next data request.
-func (f *scFakeCluster) next() fakeRequest {
-	f.t.Helper()
-	select {
-	case r := <-f.data:
-		return r
-	case <-time.After(5 * time.Second):
-		f.t.Fatal("no request arrived")
-		return fakeRequest{}
-	}
-}
-
-// none fails if a data request arrives within d.
-func (f *scFakeCluster) none(d time.Duration) {
-	f.t.Helper()
-	select {
-	case r := <-f.data:
-		f.t.Fatalf("unexpected %s request", r.api)
-	case <-time.After(d):
-	}
-}
-
-// table returns a Table handle for the fake table with the given schema.
-func (f *scFakeCluster) table(desc schema.TableDescriptor) *Table {
-	info := &TableInfo{Path: f.path, TableID: f.tableID, SchemaID: 1, Descriptor: desc}
-	return &Table{c: f.c, info: info, schemas: map[int32]schema.Schema{1: desc.Schema}}
-}
 
 // lookupReply answers a LOOKUP by echoing each key as its value (prefixed
 // with schema id 1), or with code for every bucket when code != 0.
-func lookupReply(t *testing.T, r fakeRequest, code int32) int {
+func lookupReply(t *testing.T, r fakefluss.Request, code int32) int {
 	t.Helper()
 	var req pb.LookupRequest
-	if err := proto.Unmarshal(r.body, &req); err != nil {
+	if err := r.Decode(&req); err != nil {
 		t.Fatal(err)
 	}
 	resp := &pb.LookupResponse{}
@@ -164,44 +41,44 @@ func lookupReply(t *testing.T, r fakeRequest, code int32) int {
 		}
 		resp.BucketsResp = append(resp.BucketsResp, br)
 	}
-	r.sc.reply(r.id, resp)
+	r.Reply(resp)
 	return keys
 }
 
-func newTestCall(ctx context.Context, f *scFakeCluster, bucket int32, key string) *lkCall {
-	return &lkCall{ctx: ctx, path: PhysicalPath{TablePath: f.path}, bucket: bucket, key: []byte(key), retry: newRetrier(), done: make(chan struct{})}
+func newTestCall(ctx context.Context, f *fakeCluster, bucket int32, key string) *lookupCall {
+	return &lookupCall{ctx: ctx, path: PhysicalPath{TablePath: f.path}, bucket: bucket, key: []byte(key), retry: newRetrier(), done: make(chan struct{})}
 }
 
 // A lone lookup is sent at once; lookups arriving while it is in flight
 // wait for it and leave together in one request, grouped by bucket.
 func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
-	f := newScFakeCluster(t, 2, APIKeyLookup)
-	d := newLkDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
+	f := newFakeCluster(t, 2, APIKeyLookup)
+	d := newLookupDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
 	ctx := context.Background()
 	first := newTestCall(ctx, f, 0, "k0")
 	start := time.Now()
 	d.submit(first)
-	r := f.next()
+	r := f.Next()
 	if time.Since(start) > 500*time.Millisecond {
 		t.Fatalf("lone lookup waited %v before being sent", time.Since(start))
 	}
-	var calls []*lkCall
+	var calls []*lookupCall
 	for i := 1; i <= 20; i++ {
 		c := newTestCall(ctx, f, int32(i%2), fmt.Sprintf("k%d", i))
 		calls = append(calls, c)
 		go d.submit(c)
 	}
 	time.Sleep(100 * time.Millisecond)
-	f.none(50 * time.Millisecond) // nothing more while the first is in flight
+	f.ExpectNone(50 * time.Millisecond) // nothing more while the first is in flight
 	if n := lookupReply(t, r, 0); n != 1 {
 		t.Fatalf("first request carried %d keys", n)
 	}
 	if err := first.wait(ctx); err != nil || string(first.value) != "\x01\x00k0" {
 		t.Fatalf("first lookup: %q, %v", first.value, err)
 	}
-	r = f.next()
+	r = f.Next()
 	var req pb.LookupRequest
-	_ = proto.Unmarshal(r.body, &req)
+	_ = r.Decode(&req)
 	if len(req.GetBucketsReq()) != 2 {
 		t.Fatalf("coalesced request has %d bucket entries, want 2", len(req.GetBucketsReq()))
 	}
@@ -213,24 +90,24 @@ func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
 			t.Fatalf("lookup %d: %q, %v", i+1, c.value, err)
 		}
 	}
-	f.none(50 * time.Millisecond)
+	f.ExpectNone(50 * time.Millisecond)
 }
 
 // Retriable per-bucket errors are retried after refreshing the route;
 // missing values are reported as not found.
 func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
-	f := newScFakeCluster(t, 1, APIKeyLookup)
-	d := newLkDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
+	f := newFakeCluster(t, 1, APIKeyLookup)
+	d := newLookupDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
 	ctx := context.Background()
 	c1, c2 := newTestCall(ctx, f, 0, "a"), newTestCall(ctx, f, 0, "missing")
 	d.submit(c1)
-	r := f.next()
+	r := f.Next()
 	d.submit(c2)
 	before := f.metadataRequests()
 	lookupReply(t, r, int32(CodeNotLeaderOrFollower))
 	// c2 (queued meanwhile) goes out at once; c1 after its back-off.
 	for n := 0; n < 2; {
-		n += lookupReply(t, f.next(), 0)
+		n += lookupReply(t, f.Next(), 0)
 	}
 	if err := c1.wait(ctx); err != nil || string(c1.value) != "\x01\x00a" {
 		t.Fatalf("retried lookup: %q, %v", c1.value, err)
@@ -244,7 +121,7 @@ func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
 	// A non-retriable error fails the lookup.
 	c3 := newTestCall(ctx, f, 0, "b")
 	d.submit(c3)
-	lookupReply(t, f.next(), int32(CodeTableNotExist))
+	lookupReply(t, f.Next(), int32(CodeTableNotExist))
 	if err := c3.wait(ctx); err == nil {
 		t.Fatal("TABLE_NOT_EXIST did not fail the lookup")
 	}
@@ -252,7 +129,7 @@ func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	c4 := newTestCall(cctx, f, 0, "c")
 	d.submit(c4)
-	r = f.next()
+	r = f.Next()
 	cancel()
 	if err := c4.wait(cctx); err == nil {
 		t.Fatal("cancelled lookup returned no error")
@@ -264,24 +141,24 @@ func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
 // bucket, not the first alone and the rest after it; MaxBatchKeys still
 // splits them.
 func TestLookupDispatchSubmitsManyTogether(t *testing.T) {
-	f := newScFakeCluster(t, 3, APIKeyLookup)
-	d := newLkDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{MaxBatchKeys: 8})
+	f := newFakeCluster(t, 3, APIKeyLookup)
+	d := newLookupDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{MaxBatchKeys: 8})
 	ctx := context.Background()
-	var calls []*lkCall
+	var calls []*lookupCall
 	for i := range 10 {
 		calls = append(calls, newTestCall(ctx, f, int32(i%3), fmt.Sprintf("k%d", i)))
 	}
 	d.submit(calls...)
-	r := f.next()
+	r := f.Next()
 	var req pb.LookupRequest
-	_ = proto.Unmarshal(r.body, &req)
+	_ = r.Decode(&req)
 	if len(req.GetBucketsReq()) != 3 {
 		t.Fatalf("first request has %d bucket entries, want 3", len(req.GetBucketsReq()))
 	}
 	if n := lookupReply(t, r, 0); n != 8 {
 		t.Fatalf("first request carried %d keys, want MaxBatchKeys (8)", n)
 	}
-	if n := lookupReply(t, f.next(), 0); n != 2 {
+	if n := lookupReply(t, f.Next(), 0); n != 2 {
 		t.Fatalf("second request carried %d keys, want 2", n)
 	}
 	for i, c := range calls {
@@ -289,14 +166,14 @@ func TestLookupDispatchSubmitsManyTogether(t *testing.T) {
 			t.Fatalf("lookup %d: %q, %v", i, c.value, err)
 		}
 	}
-	f.none(50 * time.Millisecond)
+	f.ExpectNone(50 * time.Millisecond)
 }
 
 // A lookup under a context that has already ended fails with its error
 // and sends nothing: sent anyway, its answer could beat the cancellation
 // and the lookup succeed (seen under load).
 func TestLookupEndedContextSendsNothing(t *testing.T) {
-	f := newScFakeCluster(t, 1, APIKeyLookup)
+	f := newFakeCluster(t, 1, APIKeyLookup)
 	s, err := schema.NewSchema([]schema.Column{schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.Int())}, []string{"k"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -310,5 +187,41 @@ func TestLookupEndedContextSendsNothing(t *testing.T) {
 	if _, _, err := lk.Lookup(ctx, []any{int32(1)}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("lookup under a cancelled context: %v", err)
 	}
-	f.none(200 * time.Millisecond)
+	f.ExpectNone(200 * time.Millisecond)
+}
+
+// A lone lookup is sent by its caller (submitOwn), under the caller's
+// context: cancelling it returns at once, and a lookup queued meanwhile
+// still leaves, after it, from a goroutine of its own.
+func TestLookupDispatchSendsOwnCallInline(t *testing.T) {
+	f := newFakeCluster(t, 1, APIKeyLookup)
+	d := newLookupDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
+	ctx := context.Background()
+	cctx, cancel := context.WithCancel(ctx)
+	own := newTestCall(cctx, f, 0, "a")
+	returned := make(chan struct{})
+	go func() {
+		d.submitOwn(cctx, []*lookupCall{own})
+		close(returned)
+	}()
+	r := f.next()
+	other := newTestCall(ctx, f, 0, "b")
+	d.submit(other)
+	f.none(50 * time.Millisecond) // queued behind the request in flight
+	cancel()
+	select {
+	case <-returned:
+	case <-time.After(5 * time.Second):
+		t.Fatal("submitOwn did not return when its context ended")
+	}
+	if err := own.wait(cctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled lookup: %v", err)
+	}
+	lookupReply(t, r, 0) // the late answer is dropped
+	if n := lookupReply(t, f.next(), 0); n != 1 {
+		t.Fatalf("queued request carried %d keys", n)
+	}
+	if err := other.wait(ctx); err != nil || string(other.value) != "\x01\x00b" {
+		t.Fatalf("queued lookup: %q, %v", other.value, err)
+	}
 }

@@ -26,7 +26,7 @@ func liDictTable(t *testing.T, c *flussrpc.Client, db string) *flussrpc.Table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return scCreateTable(t, c, db, uniqueName("dict"), schema.TableDescriptor{Schema: s, BucketCount: scIntPtr(3)})
+	return createTable(t, c, db, uniqueName("dict"), schema.TableDescriptor{Schema: s, BucketCount: intPtr(3)})
 }
 
 // liInsertLookuper returns an insert-if-not-exists lookuper or fails.
@@ -166,7 +166,7 @@ func TestLookupInsertIfNotExistsRefused(t *testing.T) {
 	db := newDatabase(t, c.Admin())
 	insert := flussrpc.LookupOptions{InsertIfNotExists: true}
 
-	logTbl := scCreateTable(t, c, db, uniqueName("log"), logTableDescriptor(t))
+	logTbl := createTable(t, c, db, uniqueName("log"), logTableDescriptor(t))
 	if _, err := logTbl.NewLookuper(insert); !errors.Is(err, flussrpc.ErrNotPrimaryKeyTable) {
 		t.Fatalf("log table: %v, want ErrNotPrimaryKeyTable", err)
 	}
@@ -176,8 +176,8 @@ func TestLookupInsertIfNotExistsRefused(t *testing.T) {
 		schema.NewColumn("k2", schema.Int()),
 		schema.NewColumn("v", schema.String()),
 	}
-	prefixTbl := scCreateTable(t, c, db, uniqueName("pre"), schema.TableDescriptor{
-		Schema: scNewSchema(t, cols, "k1", "k2"), BucketKeys: []string{"k1"}, BucketCount: scIntPtr(2),
+	prefixTbl := createTable(t, c, db, uniqueName("pre"), schema.TableDescriptor{
+		Schema: newSchema(t, cols, "k1", "k2"), BucketKeys: []string{"k1"}, BucketCount: intPtr(2),
 	})
 	if _, err := prefixTbl.NewPrefixLookuper([]string{"k1"}); err != nil {
 		t.Fatalf("plain prefix lookuper: %v", err)
@@ -187,7 +187,7 @@ func TestLookupInsertIfNotExistsRefused(t *testing.T) {
 	}
 
 	cols[2].Type = schema.String().NotNull()
-	notNullTbl := scCreateTable(t, c, db, uniqueName("nn"), schema.TableDescriptor{Schema: scNewSchema(t, cols, "k1", "k2")})
+	notNullTbl := createTable(t, c, db, uniqueName("nn"), schema.TableDescriptor{Schema: newSchema(t, cols, "k1", "k2")})
 	if _, err := notNullTbl.NewLookuper(insert); !errors.Is(err, flussrpc.ErrInvalidInsertLookup) {
 		t.Fatalf("NOT NULL value column: %v, want ErrInvalidInsertLookup", err)
 	}
@@ -202,7 +202,7 @@ func TestLookupInsertIfNotExistsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	partTbl := scCreateTable(t, c, db, uniqueName("dictp"), schema.TableDescriptor{Schema: s, PartitionKeys: []string{"region"}})
+	partTbl := createTable(t, c, db, uniqueName("dictp"), schema.TableDescriptor{Schema: s, PartitionKeys: []string{"region"}})
 	if _, err := partTbl.NewLookuper(insert); !errors.Is(err, flussrpc.ErrInvalidInsertLookup) {
 		t.Fatalf("partitioned table: %v, want ErrInvalidInsertLookup", err)
 	}

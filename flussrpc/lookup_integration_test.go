@@ -18,11 +18,11 @@ func lookupAllTypesTable(t *testing.T, c *flussrpc.Client, db, kvFormat string, 
 	t.Helper()
 	cols := append([]schema.Column{schema.NewColumn("id", schema.BigInt())}, scanAllTypeColumns()...)
 	desc := schema.TableDescriptor{
-		Schema:      scNewSchema(t, cols, "id"),
-		BucketCount: scIntPtr(buckets),
+		Schema:      newSchema(t, cols, "id"),
+		BucketCount: intPtr(buckets),
 		Properties:  map[string]string{schema.OptKvFormat: kvFormat},
 	}
-	tbl := scCreateTable(t, c, db, uniqueName("lk_"+kvFormat), desc)
+	tbl := createTable(t, c, db, uniqueName("lk_"+kvFormat), desc)
 	rows := make([][]any, n)
 	for i := range rows {
 		rows[i] = append([]any{int64(i)}, scanAllTypeValues(t, i)...)
@@ -49,7 +49,7 @@ func TestLookupAllTypes(t *testing.T) {
 				if err != nil || !found {
 					t.Fatalf("Lookup(%v) = %v, %v", want[0], found, err)
 				}
-				scSameRows(t, fmt.Sprintf("key %v", want[0]), [][]any{got}, [][]any{want})
+				sameRows(t, fmt.Sprintf("key %v", want[0]), [][]any{got}, [][]any{want})
 			}
 			if _, found, err := lk.Lookup(ctx, []any{int64(1 << 40)}); err != nil || found {
 				t.Fatalf("missing key: found=%v err=%v", found, err)
@@ -68,7 +68,7 @@ func TestLookupConcurrentBatched(t *testing.T) {
 	c := newClient(t, flussrpc.Config{})
 	db := newDatabase(t, c.Admin())
 	cols := []schema.Column{schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.String())}
-	tbl := scCreateTable(t, c, db, uniqueName("lkc"), schema.TableDescriptor{Schema: scNewSchema(t, cols, "k"), BucketCount: scIntPtr(4)})
+	tbl := createTable(t, c, db, uniqueName("lkc"), schema.TableDescriptor{Schema: newSchema(t, cols, "k"), BucketCount: intPtr(4)})
 	const n = 2000
 	rows := make([][]any, n)
 	for i := range rows {
@@ -120,11 +120,11 @@ func TestLookupPartitioned(t *testing.T) {
 		schema.NewColumn("name", schema.String()),
 	}
 	desc := schema.TableDescriptor{
-		Schema:        scNewSchema(t, cols, "region", "id"),
+		Schema:        newSchema(t, cols, "region", "id"),
 		PartitionKeys: []string{"region"},
-		BucketCount:   scIntPtr(2),
+		BucketCount:   intPtr(2),
 	}
-	tbl := scCreateTable(t, c, db, uniqueName("lkp"), desc)
+	tbl := createTable(t, c, db, uniqueName("lkp"), desc)
 	ctx := testCtx(t)
 	for _, r := range []string{"eu", "us"} {
 		if err := c.Admin().CreatePartition(ctx, tbl.Path(), map[string]string{"region": r}, false); err != nil {
@@ -148,7 +148,7 @@ func TestLookupPartitioned(t *testing.T) {
 		if err != nil || !found {
 			t.Fatalf("Lookup(%v) = %v, %v", want[:2], found, err)
 		}
-		scSameRows(t, "partitioned", [][]any{got}, [][]any{want})
+		sameRows(t, "partitioned", [][]any{got}, [][]any{want})
 	}
 	// Same id in a partition that does not exist: not found, no error.
 	if _, found, err := lk.Lookup(ctx, []any{"asia", int64(1)}); err != nil || found {
@@ -169,12 +169,12 @@ func TestPrefixLookup(t *testing.T) {
 		schema.NewColumn("payload", schema.String()),
 	}
 	desc := schema.TableDescriptor{
-		Schema:        scNewSchema(t, cols, "dt", "user", "seq"),
+		Schema:        newSchema(t, cols, "dt", "user", "seq"),
 		PartitionKeys: []string{"dt"},
 		BucketKeys:    []string{"user"},
-		BucketCount:   scIntPtr(3),
+		BucketCount:   intPtr(3),
 	}
-	tbl := scCreateTable(t, c, db, uniqueName("plk"), desc)
+	tbl := createTable(t, c, db, uniqueName("plk"), desc)
 	ctx := testCtx(t)
 	if err := c.Admin().CreatePartition(ctx, tbl.Path(), map[string]string{"dt": "2024"}, false); err != nil {
 		t.Fatal(err)
@@ -200,7 +200,7 @@ func TestPrefixLookup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		scSameRowSet(t, fmt.Sprintf("user %d", u), got, want[u])
+		sameRowSet(t, fmt.Sprintf("user %d", u), got, want[u])
 	}
 	// Point lookups work on the same table (bucket key != primary key).
 	lk, err := tbl.NewLookuper()
@@ -212,7 +212,7 @@ func TestPrefixLookup(t *testing.T) {
 		if err != nil || !found {
 			t.Fatalf("point lookup %v: %v, %v", r[:3], found, err)
 		}
-		scSameRows(t, "point lookup", [][]any{got}, [][]any{r})
+		sameRows(t, "point lookup", [][]any{got}, [][]any{r})
 	}
 	if got, err := pl.Lookup(ctx, []any{"1999", int64(1)}); err != nil || len(got) != 0 {
 		t.Fatalf("missing partition: %v, %v", got, err)
@@ -232,11 +232,11 @@ func TestPrefixLookupRejectsDefaultBucketKey(t *testing.T) {
 	c := newClient(t, flussrpc.Config{})
 	db := newDatabase(t, c.Admin())
 	cols := []schema.Column{schema.NewColumn("a", schema.Int()), schema.NewColumn("b", schema.Int())}
-	tbl := scCreateTable(t, c, db, uniqueName("plkd"), schema.TableDescriptor{Schema: scNewSchema(t, cols, "a")})
+	tbl := createTable(t, c, db, uniqueName("plkd"), schema.TableDescriptor{Schema: newSchema(t, cols, "a")})
 	if _, err := tbl.NewPrefixLookuper([]string{"a"}); !errors.Is(err, flussrpc.ErrInvalidPrefixLookup) {
 		t.Fatalf("prefix lookup by the whole key: %v", err)
 	}
-	logTbl := scCreateTable(t, c, db, uniqueName("plkl"), schema.TableDescriptor{Schema: scNewSchema(t, cols)})
+	logTbl := createTable(t, c, db, uniqueName("plkl"), schema.TableDescriptor{Schema: newSchema(t, cols)})
 	if _, err := logTbl.NewLookuper(); !errors.Is(err, flussrpc.ErrNotPrimaryKeyTable) {
 		t.Fatalf("lookup on a log table: %v", err)
 	}
@@ -246,7 +246,7 @@ func TestLookupContextCancel(t *testing.T) {
 	c := newClient(t, flussrpc.Config{})
 	db := newDatabase(t, c.Admin())
 	cols := []schema.Column{schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.Int())}
-	tbl := scCreateTable(t, c, db, uniqueName("lkx"), schema.TableDescriptor{Schema: scNewSchema(t, cols, "k")})
+	tbl := createTable(t, c, db, uniqueName("lkx"), schema.TableDescriptor{Schema: newSchema(t, cols, "k")})
 	lk, err := tbl.NewLookuper()
 	if err != nil {
 		t.Fatal(err)

@@ -39,6 +39,13 @@ func (p PhysicalPath) String() string {
 	return p.TablePath.String() + "(" + p.Partition + ")"
 }
 
+// bucketKey names a bucket of a table by partition name ("" for none), as
+// the writers and the log scanner key their per-bucket state.
+type bucketKey struct {
+	partition string
+	bucket    int32
+}
+
 // ServerNode is one server of the cluster as the metadata reports it. The
 // address is the one of the listener the client is connected through.
 type ServerNode struct {
@@ -232,7 +239,7 @@ func (c *Client) fetchNodes(ctx context.Context) error {
 	var errs []error
 	for _, addr := range c.refreshCandidates() {
 		var resp pb.MetadataResponse
-		err := c.callAddr(ctx, addr, APIKeyGetMetadata, &pb.MetadataRequest{}, &resp)
+		err := callAddr(ctx, c, addr, rpcGetMetadata, &pb.MetadataRequest{}, &resp)
 		if err == nil && len(resp.GetTabletServers()) == 0 {
 			err = errNoTablets
 		}
@@ -295,7 +302,7 @@ func (c *Client) fetchRoute(ctx context.Context, p PhysicalPath) (*route, error)
 		}}
 	}
 	var resp pb.MetadataResponse
-	if err := c.callAnyRead(ctx, APIKeyGetMetadata, req, &resp); err != nil {
+	if err := callAnyRead(ctx, c, rpcGetMetadata, req, &resp); err != nil {
 		return nil, c.explainMetadataError(ctx, p, err)
 	}
 	c.setNodes(&resp)
@@ -314,7 +321,7 @@ func (c *Client) explainMetadataError(ctx context.Context, p PhysicalPath, err e
 		return err
 	}
 	var resp pb.TableExistsResponse
-	if c.callAnyRead(ctx, APIKeyTableExists, &pb.TableExistsRequest{TablePath: pbPath(p.TablePath)}, &resp) == nil && !resp.GetExists() {
+	if callAnyRead(ctx, c, rpcTableExists, &pb.TableExistsRequest{TablePath: pbPath(p.TablePath)}, &resp) == nil && !resp.GetExists() {
 		return &Error{Code: CodeTableNotExist, Message: fmt.Sprintf("table %s does not exist", p.TablePath), API: APIKeyGetMetadata}
 	}
 	return err

@@ -68,7 +68,7 @@ func (c *conn) authenticate(ctx context.Context, username, password string) erro
 	delay := authBackoffBase
 	for attempt := 1; ; attempt++ {
 		var resp pb.AuthenticateResponse
-		err := c.call(ctx, APIKeyAuthenticate, req, &resp)
+		err := rpcAuthenticate.call(ctx, c, req, &resp)
 		if err == nil {
 			if len(resp.GetChallenge()) != 0 {
 				return fmt.Errorf("flussrpc: SASL/PLAIN on %s: unexpected %d-byte server challenge", c.addr, len(resp.GetChallenge()))

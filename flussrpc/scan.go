@@ -80,26 +80,26 @@ type ScanStart struct {
 }
 
 const (
-	scStartEarliest int8 = iota
-	scStartLatest
-	scStartTimestamp
-	scStartOffset
+	startEarliest int8 = iota
+	startLatest
+	startTimestamp
+	startOffset
 )
 
 // ScanFromEarliest starts at the first record still stored (fetch offset
 // -2, resolved by the server).
-func ScanFromEarliest() ScanStart { return ScanStart{kind: scStartEarliest} }
+func ScanFromEarliest() ScanStart { return ScanStart{kind: startEarliest} }
 
 // ScanFromLatest starts after the last record written so far, reading only
 // new records.
-func ScanFromLatest() ScanStart { return ScanStart{kind: scStartLatest} }
+func ScanFromLatest() ScanStart { return ScanStart{kind: startLatest} }
 
 // ScanFromTimestamp starts at the first record committed at or after ms
 // milliseconds since the epoch.
-func ScanFromTimestamp(ms int64) ScanStart { return ScanStart{kind: scStartTimestamp, value: ms} }
+func ScanFromTimestamp(ms int64) ScanStart { return ScanStart{kind: startTimestamp, value: ms} }
 
 // ScanFromOffset starts at an explicit log offset.
-func ScanFromOffset(offset int64) ScanStart { return ScanStart{kind: scStartOffset, value: offset} }
+func ScanFromOffset(offset int64) ScanStart { return ScanStart{kind: startOffset, value: offset} }
 
 // ScanStop is where a bounded scan ends each bucket. The zero value ends
 // it at its high watermark as of subscription.
@@ -117,11 +117,11 @@ func ScanToTimestamp(ms int64) ScanStop { return ScanStop{atTime: true, ms: ms} 
 // String describes the start position.
 func (s ScanStart) String() string {
 	switch s.kind {
-	case scStartEarliest:
+	case startEarliest:
 		return "earliest"
-	case scStartLatest:
+	case startLatest:
 		return "latest"
-	case scStartTimestamp:
+	case startTimestamp:
 		return fmt.Sprintf("timestamp(%d)", s.value)
 	}
 	return fmt.Sprintf("offset(%d)", s.value)
@@ -140,15 +140,9 @@ type ScanRecord struct {
 	Row []any
 }
 
-// scBucketID names a subscribed bucket.
-type scBucketID struct {
-	partition string
-	bucket    int32
-}
-
-// scBucket is the state of one subscribed bucket. Guarded by LogScanner.mu.
-type scBucket struct {
-	id    scBucketID
+// scanBucket is the state of one subscribed bucket. Guarded by LogScanner.mu.
+type scanBucket struct {
+	id    bucketKey
 	path  PhysicalPath
 	pos   int64 // next offset to read, or EarliestOffset
 	end   int64 // bounded scans: stop here; -1 unbounded
@@ -161,7 +155,7 @@ type scBucket struct {
 	retry   int // consecutive retriable failures
 	// fetchBytes is this bucket's max_fetch_bytes; it starts at the
 	// option's value and doubles when a fetch came back holding only the
-	// start of a batch (see scGrowFetch).
+	// start of a batch (see growFetch).
 	fetchBytes int32
 }
 
@@ -175,15 +169,15 @@ type scBucket struct {
 type LogScanner struct {
 	t     *Table
 	opts  LogScanOptions
-	proj  scProjection
-	dec   *scDecoders
+	proj  projection
+	dec   *scanDecoders
 	ctx   context.Context // ends at Close; bounds background fetches
 	stop  context.CancelFunc
 	wake  chan struct{}
-	fetch *scFetcher
+	fetch *fetcher
 
 	mu        sync.Mutex
-	buckets   map[scBucketID]*scBucket
+	buckets   map[bucketKey]*scanBucket
 	nextEpoch uint64
 	closed    bool
 }
@@ -195,11 +189,11 @@ var ErrScannerClosed = errors.New("flussrpc: log scanner is closed")
 // subscriptions yet.
 func (t *Table) NewLogScanner(opts LogScanOptions) (*LogScanner, error) {
 	opts = opts.withDefaults()
-	proj, err := newScProjection(t, opts.Columns)
+	proj, err := newProjection(t, opts.Columns)
 	if err != nil {
 		return nil, err
 	}
-	dec, err := newScDecoders(t, proj, opts.SkipCRC)
+	dec, err := newScanDecoders(t, proj, opts.SkipCRC)
 	if err != nil {
 		return nil, err
 	}
@@ -207,9 +201,9 @@ func (t *Table) NewLogScanner(opts LogScanOptions) (*LogScanner, error) {
 	s := &LogScanner{
 		t: t, opts: opts, proj: proj, dec: dec, ctx: ctx, stop: stop,
 		wake:    make(chan struct{}, 1),
-		buckets: make(map[scBucketID]*scBucket),
+		buckets: make(map[bucketKey]*scanBucket),
 	}
-	s.fetch = newScFetcher(s)
+	s.fetch = newFetcher(s)
 	return s, nil
 }
 
@@ -282,14 +276,14 @@ func (s *LogScanner) subscribe(ctx context.Context, partition string, bucket int
 	if err != nil {
 		return err
 	}
-	id := scBucketID{partition, bucket}
+	id := bucketKey{partition, bucket}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return ErrScannerClosed
 	}
 	s.nextEpoch++
-	b := &scBucket{id: id, path: path, pos: pos, end: end, epoch: s.nextEpoch}
+	b := &scanBucket{id: id, path: path, pos: pos, end: end, epoch: s.nextEpoch}
 	b.done = end >= 0 && pos >= end
 	s.buckets[id] = b
 	s.signal()
@@ -326,18 +320,18 @@ func (s *LogScanner) resolveStart(ctx context.Context, path PhysicalPath, bucket
 		}
 	}
 	switch start.kind {
-	case scStartEarliest:
+	case startEarliest:
 		if !s.opts.Bounded {
 			return EarliestOffset, end, nil
 		}
 		// A bounded scan needs a concrete start to know it is at the end.
 		pos, err = list(OffsetEarliest())
-	case scStartLatest:
+	case startLatest:
 		if s.opts.Bounded {
 			return end, end, nil
 		}
 		pos, err = list(OffsetLatest())
-	case scStartTimestamp:
+	case startTimestamp:
 		pos, err = list(OffsetAtTimestamp(start.value))
 	default:
 		if start.value < 0 {
@@ -353,7 +347,7 @@ func (s *LogScanner) resolveStart(ctx context.Context, path PhysicalPath, bucket
 func (s *LogScanner) Unsubscribe(partition string, bucket int32) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.buckets, scBucketID{partition, bucket})
+	delete(s.buckets, bucketKey{partition, bucket})
 }
 
 // Position returns the next offset the scanner will read from a bucket
@@ -362,7 +356,7 @@ func (s *LogScanner) Unsubscribe(partition string, bucket int32) {
 func (s *LogScanner) Position(partition string, bucket int32) (int64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	b, ok := s.buckets[scBucketID{partition, bucket}]
+	b, ok := s.buckets[bucketKey{partition, bucket}]
 	if !ok {
 		return 0, false
 	}
@@ -406,7 +400,7 @@ func (s *LogScanner) signal() {
 // is fetched again (and fails again) on the next Poll unless unsubscribed.
 func (s *LogScanner) Poll(ctx context.Context, maxWait time.Duration) ([]ScanRecord, error) {
 	var out []ScanRecord
-	err := s.poll(ctx, maxWait, func(c *scCompleted, cur scCursor) (bool, int64, error) {
+	err := s.poll(ctx, maxWait, func(c *completedFetch, cur readWindow) (bool, int64, error) {
 		n := len(out)
 		var next int64
 		var err error
@@ -418,7 +412,7 @@ func (s *LogScanner) Poll(ctx context.Context, maxWait time.Duration) ([]ScanRec
 
 // poll runs the fetch/wait loop, handing buffered fetches to take until it
 // reports it produced output.
-func (s *LogScanner) poll(ctx context.Context, maxWait time.Duration, take scTake) error {
+func (s *LogScanner) poll(ctx context.Context, maxWait time.Duration, take takeFunc) error {
 	var timeout <-chan time.Time
 	if maxWait > 0 {
 		tm := time.NewTimer(maxWait)
@@ -459,21 +453,21 @@ func (s *LogScanner) poll(ctx context.Context, maxWait time.Duration, take scTak
 	}
 }
 
-// scCursor is the read window of one bucket when its fetch is decoded:
+// readWindow is the read window of one bucket when its fetch is decoded:
 // records below from were read already, records at or above end (when
 // end >= 0) are beyond a bounded scan.
-type scCursor struct {
+type readWindow struct {
 	partition string
 	bucket    int32
 	from, end int64
 }
 
-// scTake consumes one buffered fetch and returns whether it produced
+// takeFunc consumes one buffered fetch and returns whether it produced
 // output and the offset to continue from.
-type scTake func(c *scCompleted, cur scCursor) (got bool, next int64, err error)
+type takeFunc func(c *completedFetch, cur readWindow) (got bool, next int64, err error)
 
 // drain hands the buffered fetches to take, in arrival order.
-func (s *LogScanner) drain(take scTake) (bool, error) {
+func (s *LogScanner) drain(take takeFunc) (bool, error) {
 	got := false
 	for {
 		c := s.fetch.next()
@@ -483,9 +477,9 @@ func (s *LogScanner) drain(take scTake) (bool, error) {
 		s.mu.Lock()
 		b := s.buckets[c.id]
 		live := b != nil && b.epoch == c.epoch && (b.pos == c.fetchOffset)
-		var cur scCursor
+		var cur readWindow
 		if live {
-			cur = scCursor{partition: c.id.partition, bucket: c.id.bucket, from: b.pos, end: b.end}
+			cur = readWindow{partition: c.id.partition, bucket: c.id.bucket, from: b.pos, end: b.end}
 		}
 		s.mu.Unlock()
 		if !live {
@@ -497,7 +491,7 @@ func (s *LogScanner) drain(take scTake) (bool, error) {
 			return got, fmt.Errorf("flussrpc: scanning bucket %d of %s: %w", c.id.bucket, b.path, c.err)
 		}
 		ok, next, err := take(c, cur)
-		if errors.Is(err, errScTruncatedBatch) {
+		if errors.Is(err, errTruncatedBatch) {
 			err = s.growFetch(b, len(c.records))
 		} else if err == nil {
 			s.advance(b, next)
@@ -510,8 +504,8 @@ func (s *LogScanner) drain(take scTake) (bool, error) {
 	}
 }
 
-// scMaxFetchGrowth caps how far growFetch raises one bucket's fetch size.
-const scMaxFetchGrowth = 256 << 20
+// maxFetchGrowth caps how far growFetch raises one bucket's fetch size.
+const maxFetchGrowth = 256 << 20
 
 // growFetch handles a fetch that held only the beginning of a batch. A
 // Fluss 0.9 tablet server applies the at-least-one-batch rule only to the
@@ -520,23 +514,23 @@ const scMaxFetchGrowth = 256 << 20
 // the per-bucket limit (writers send batches of up to 2 MiB; the default
 // limit is 1 MiB) would never make progress. Ask for twice as much next
 // time instead of failing the scan.
-func (s *LogScanner) growFetch(b *scBucket, got int) error {
+func (s *LogScanner) growFetch(b *scanBucket, got int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur := b.fetchBytes
 	if cur <= 0 {
 		cur = s.opts.MaxBucketFetchBytes
 	}
-	if int64(cur) >= scMaxFetchGrowth {
+	if int64(cur) >= maxFetchGrowth {
 		return fmt.Errorf("flussrpc: a batch of bucket %d of %s is larger than %d bytes (got %d bytes of it)", b.id.bucket, b.path, cur, got)
 	}
-	b.fetchBytes = int32(min(2*int64(cur), scMaxFetchGrowth))
+	b.fetchBytes = int32(min(2*int64(cur), maxFetchGrowth))
 	return nil
 }
 
 // advance moves a bucket's position after a batch, checking that the
 // bucket is still the same subscription. Bounded buckets are done at end.
-func (s *LogScanner) advance(b *scBucket, next int64) {
+func (s *LogScanner) advance(b *scanBucket, next int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if next > b.pos || b.pos == EarliestOffset {

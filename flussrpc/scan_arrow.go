@@ -38,7 +38,7 @@ type ArrowScanBatch struct {
 // Release them, including those returned together with an error.
 func (s *LogScanner) PollArrow(ctx context.Context, maxWait time.Duration) ([]ArrowScanBatch, error) {
 	var out []ArrowScanBatch
-	err := s.poll(ctx, maxWait, func(c *scCompleted, cur scCursor) (bool, int64, error) {
+	err := s.poll(ctx, maxWait, func(c *completedFetch, cur readWindow) (bool, int64, error) {
 		n := len(out)
 		next, err := s.dec.eachBatch(c, cur, func(b *codec.LogBatch) error {
 			var err error
@@ -51,12 +51,12 @@ func (s *LogScanner) PollArrow(ctx context.Context, maxWait time.Duration) ([]Ar
 }
 
 // arrowBatch appends the part of b inside cur as an ArrowScanBatch.
-func (d *scDecoders) arrowBatch(ctx context.Context, out []ArrowScanBatch, b *codec.LogBatch, remote bool, cur scCursor) ([]ArrowScanBatch, error) {
+func (d *scanDecoders) arrowBatch(ctx context.Context, out []ArrowScanBatch, b *codec.LogBatch, remote bool, cur readWindow) ([]ArrowScanBatch, error) {
 	h := &b.Header
 	if h.RecordCount == 0 {
 		return out, nil
 	}
-	lo, hi := scWindow(h, cur)
+	lo, hi := windowRows(h, cur)
 	if lo >= hi {
 		return out, nil
 	}
@@ -84,8 +84,8 @@ func (d *scDecoders) arrowBatch(ctx context.Context, out []ArrowScanBatch, b *co
 	return append(out, item), nil
 }
 
-// scWindow returns the row range [lo, hi) of a batch inside cur.
-func scWindow(h *codec.LogBatchHeader, cur scCursor) (int, int) {
+// windowRows returns the row range [lo, hi) of a batch inside cur.
+func windowRows(h *codec.LogBatchHeader, cur readWindow) (int, int) {
 	n := int64(h.RecordCount)
 	lo, hi := int64(0), n
 	if cur.from > h.BaseOffset {
@@ -99,7 +99,7 @@ func scWindow(h *codec.LogBatchHeader, cur scCursor) (int, int) {
 
 // rowRecord converts a row-format batch into an Arrow record of the
 // scan's columns.
-func (d *scDecoders) rowRecord(ctx context.Context, b *codec.LogBatch) (arrow.RecordBatch, []codec.ChangeType, error) {
+func (d *scanDecoders) rowRecord(ctx context.Context, b *codec.LogBatch) (arrow.RecordBatch, []codec.ChangeType, error) {
 	rd, err := d.logRd.get(ctx, b.Header.SchemaID)
 	if err != nil {
 		return nil, nil, err
@@ -129,25 +129,25 @@ func (d *scDecoders) rowRecord(ctx context.Context, b *codec.LogBatch) (arrow.Re
 	return bld.NewRecord(), cts, nil
 }
 
-// scArrow decodes the ARROW batches of one scanner: one decoder per
+// arrowScanDecoders decodes the ARROW batches of one scanner: one decoder per
 // (schema id, server-projected) pair.
-type scArrow struct {
+type arrowScanDecoders struct {
 	t      *Table
-	proj   scProjection
+	proj   projection
 	schema *arrow.Schema // of the scan's output columns
 
 	mu   sync.Mutex
-	decs map[scArrowKey]*scArrowDec
+	decs map[arrowDecoderKey]*arrowSchemaDecoder
 }
 
-type scArrowKey struct {
+type arrowDecoderKey struct {
 	schemaID  int16
 	projected bool
 }
 
-// scArrowDec decodes batches of one schema id. Decoders are not safe for
+// arrowSchemaDecoder decodes batches of one schema id. Decoders are not safe for
 // concurrent use, hence the mutex.
-type scArrowDec struct {
+type arrowSchemaDecoder struct {
 	mu  sync.Mutex
 	dec *arrowipc.Decoder
 	// full decodes (projected == false) hold the mapping from the batch's
@@ -157,15 +157,15 @@ type scArrowDec struct {
 	projected bool
 }
 
-func newScArrow(t *Table, proj scProjection) (*scArrow, error) {
+func newArrowScanDecoders(t *Table, proj projection) (*arrowScanDecoders, error) {
 	s, err := arrowipc.Schema(proj.columns)
 	if err != nil {
 		return nil, fmt.Errorf("flussrpc: scanning %s: %w", t.info.Path, err)
 	}
-	return &scArrow{t: t, proj: proj, schema: s, decs: make(map[scArrowKey]*scArrowDec)}, nil
+	return &arrowScanDecoders{t: t, proj: proj, schema: s, decs: make(map[arrowDecoderKey]*arrowSchemaDecoder)}, nil
 }
 
-func (a *scArrow) release() {
+func (a *arrowScanDecoders) release() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, d := range a.decs {
@@ -178,8 +178,8 @@ func (a *scArrow) release() {
 
 // decoder returns the decoder for batches of schemaID; projected is true
 // for batches the server projected (local reads with push-down).
-func (a *scArrow) decoder(ctx context.Context, schemaID int16, projected bool) (*scArrowDec, error) {
-	k := scArrowKey{schemaID, projected}
+func (a *arrowScanDecoders) decoder(ctx context.Context, schemaID int16, projected bool) (*arrowSchemaDecoder, error) {
+	k := arrowDecoderKey{schemaID, projected}
 	a.mu.Lock()
 	d, ok := a.decs[k]
 	a.mu.Unlock()
@@ -191,7 +191,7 @@ func (a *scArrow) decoder(ctx context.Context, schemaID int16, projected bool) (
 		return nil, err
 	}
 	cols := src.Columns
-	d = &scArrowDec{projected: projected}
+	d = &arrowSchemaDecoder{projected: projected}
 	if projected {
 		// The server applies the positions to each batch's own schema.
 		if cols, _, err = arrowipc.Project(src.Columns, a.proj.sorted); err != nil {
@@ -218,12 +218,12 @@ func (a *scArrow) decoder(ctx context.Context, schemaID int16, projected bool) (
 }
 
 // rows appends the records of an ARROW batch inside cur to out.
-func (a *scArrow) rows(ctx context.Context, out []ScanRecord, b *codec.LogBatch, remote bool, cur scCursor) ([]ScanRecord, error) {
+func (a *arrowScanDecoders) rows(ctx context.Context, out []ScanRecord, b *codec.LogBatch, remote bool, cur readWindow) ([]ScanRecord, error) {
 	h := &b.Header
 	if h.RecordCount == 0 {
 		return out, nil
 	}
-	lo, hi := scWindow(h, cur)
+	lo, hi := windowRows(h, cur)
 	if lo >= hi {
 		return out, nil
 	}
@@ -261,7 +261,7 @@ func (a *scArrow) rows(ctx context.Context, out []ScanRecord, b *codec.LogBatch,
 }
 
 // record decodes an ARROW batch into a record of the scan's columns.
-func (a *scArrow) record(ctx context.Context, b *codec.LogBatch, remote bool) (arrow.RecordBatch, []codec.ChangeType, error) {
+func (a *arrowScanDecoders) record(ctx context.Context, b *codec.LogBatch, remote bool) (arrow.RecordBatch, []codec.ChangeType, error) {
 	h := &b.Header
 	d, err := a.decoder(ctx, h.SchemaID, a.proj.pushdown && !remote)
 	if err != nil {

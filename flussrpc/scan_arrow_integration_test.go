@@ -93,7 +93,7 @@ func TestScanPollArrow(t *testing.T) {
 				}
 				want = append(want, p)
 			}
-			scSameRowSet(t, "PollArrow rows", got, want)
+			sameRowSet(t, "PollArrow rows", got, want)
 		})
 	}
 }

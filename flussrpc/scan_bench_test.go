@@ -18,8 +18,8 @@ import (
 //
 //	FLUSS_SASL=1 go test ./flussrpc -run '^$' -bench 'Lookup|Scan' -benchtime 5s
 
-// scBenchEnv is a client and a scratch database for one benchmark.
-func scBenchEnv(b *testing.B) (*flussrpc.Client, string) {
+// benchEnv is a client and a scratch database for one benchmark.
+func benchEnv(b *testing.B) (*flussrpc.Client, string) {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -36,7 +36,7 @@ func scBenchEnv(b *testing.B) (*flussrpc.Client, string) {
 	return c, db
 }
 
-func scBenchTable(b *testing.B, c *flussrpc.Client, db string, desc schema.TableDescriptor) *flussrpc.Table {
+func benchTable(b *testing.B, c *flussrpc.Client, db string, desc schema.TableDescriptor) *flussrpc.Table {
 	b.Helper()
 	ctx := context.Background()
 	path := flussrpc.TablePath{Database: db, Table: uniqueName("t")}
@@ -51,12 +51,12 @@ func scBenchTable(b *testing.B, c *flussrpc.Client, db string, desc schema.Table
 }
 
 func BenchmarkLookup(b *testing.B) {
-	c, db := scBenchEnv(b)
+	c, db := benchEnv(b)
 	s, err := schema.NewSchema([]schema.Column{schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.String()), schema.NewColumn("n", schema.BigInt())}, []string{"k"}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	tbl := scBenchTable(b, c, db, schema.TableDescriptor{Schema: s, BucketCount: scIntPtr(4)})
+	tbl := benchTable(b, c, db, schema.TableDescriptor{Schema: s, BucketCount: intPtr(4)})
 	const keys = 20000
 	ctx := context.Background()
 	for from := 0; from < keys; from += 5000 {
@@ -123,12 +123,12 @@ func runLookups(b *testing.B, conc int, one func(i int64) error) {
 // looks up keys never seen (each call inserts and waits for the acks),
 // "existing" looks the same keys up again (plain hits in insert mode).
 func BenchmarkLookupInsertIfNotExists(b *testing.B) {
-	c, db := scBenchEnv(b)
+	c, db := benchEnv(b)
 	s, err := schema.NewSchema([]schema.Column{schema.NewColumn("name", schema.String()), schema.NewColumn("uid", schema.BigInt())}, []string{"name"}, []string{"uid"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	tbl := scBenchTable(b, c, db, schema.TableDescriptor{Schema: s, BucketCount: scIntPtr(4)})
+	tbl := benchTable(b, c, db, schema.TableDescriptor{Schema: s, BucketCount: intPtr(4)})
 	lk, err := tbl.NewLookuper(flussrpc.LookupOptions{InsertIfNotExists: true})
 	if err != nil {
 		b.Fatal(err)
@@ -161,7 +161,7 @@ func BenchmarkLookupInsertIfNotExists(b *testing.B) {
 }
 
 func BenchmarkScan(b *testing.B) {
-	c, db := scBenchEnv(b)
+	c, db := benchEnv(b)
 	const rowsPerBucket, buckets = 50000, 4
 	for _, format := range []string{schema.FormatArrow, schema.FormatCompacted} {
 		cols := []schema.Column{
@@ -178,7 +178,7 @@ func BenchmarkScan(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		tbl := scBenchTable(b, c, db, schema.TableDescriptor{Schema: s, BucketCount: scIntPtr(buckets), Properties: map[string]string{schema.OptLogFormat: format}})
+		tbl := benchTable(b, c, db, schema.TableDescriptor{Schema: s, BucketCount: intPtr(buckets), Properties: map[string]string{schema.OptLogFormat: format}})
 		enc, err := scanEncoderFor(tbl)
 		if err != nil {
 			b.Fatal(err)

@@ -22,10 +22,10 @@ import (
 // reading of it, value for value (peer.py's tagged JSON, exact to the
 // nanosecond for scans).
 
-func scTagRow(row []any, cols []schema.Column) []any { return peertest.TagRow(cols, row) }
+func tagRow(row []any, cols []schema.Column) []any { return peertest.TagRow(cols, row) }
 
-// scJSON normalises a JSON-able value: numbers compared by their text.
-func scJSON(t *testing.T, v any) string {
+// jsonOf normalises a JSON-able value: numbers compared by their text.
+func jsonOf(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -37,17 +37,17 @@ func scJSON(t *testing.T, v any) string {
 	if err := dec.Decode(&x); err != nil {
 		t.Fatal(err)
 	}
-	out, _ := json.Marshal(scNormDecimals(x))
+	out, _ := json.Marshal(normDecimals(x))
 	return string(out)
 }
 
-// scNormDecimals rewrites {"$decimal": text} to a canonical rational:
+// normDecimals rewrites {"$decimal": text} to a canonical rational:
 // pyfluss' row API returns Python decimals without their trailing zeros.
-func scNormDecimals(v any) any {
+func normDecimals(v any) any {
 	switch x := v.(type) {
 	case []any:
 		for i := range x {
-			x[i] = scNormDecimals(x[i])
+			x[i] = normDecimals(x[i])
 		}
 	case map[string]any:
 		if d, ok := x["$decimal"].(string); ok && len(x) == 1 {
@@ -56,7 +56,7 @@ func scNormDecimals(v any) any {
 			}
 		}
 		for k := range x {
-			x[k] = scNormDecimals(x[k])
+			x[k] = normDecimals(x[k])
 		}
 	}
 	return v
@@ -76,10 +76,10 @@ type peerScan struct {
 	EndOffsets map[string]int64 `json:"end_offsets"`
 }
 
-// scComparePeerScan reads tbl with a bounded LogScanner and with pyfluss
+// comparePeerScan reads tbl with a bounded LogScanner and with pyfluss
 // and requires both to see the same records (bucket, offset, change type,
 // every value).
-func scComparePeerScan(t *testing.T, tbl *flussrpc.Table) []flussrpc.ScanRecord {
+func comparePeerScan(t *testing.T, tbl *flussrpc.Table) []flussrpc.ScanRecord {
 	t.Helper()
 	var peer peerScan
 	if perr := peertest.Run(t, clustertest.Bootstrap(t), nil, &peer, "scan", tbl.Path().Database, tbl.Path().Table); perr != nil {
@@ -123,19 +123,19 @@ func scComparePeerScan(t *testing.T, tbl *flussrpc.Table) []flussrpc.ScanRecord 
 		if err := dec.Decode(&prow); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := scJSON(t, scTagRow(r.Row, cols)), scJSON(t, prow); got != want {
+		if got, want := jsonOf(t, tagRow(r.Row, cols)), jsonOf(t, prow); got != want {
 			t.Fatalf("record %d (bucket %d offset %d):\n ours    %s\n pyfluss %s", i, r.Bucket, r.Offset, got, want)
 		}
 	}
 	return ours
 }
 
-// scPeerTypes are the columns pyfluss writes exactly through Arrow.
-func scPeerColumns() []schema.Column {
+// peerTypes are the columns pyfluss writes exactly through Arrow.
+func peerColumns() []schema.Column {
 	return append([]schema.Column{schema.NewColumn("id", schema.BigInt())}, scanAllTypeColumns()...)
 }
 
-func scPeerRows(t *testing.T, n int, cols []schema.Column) ([][]any, [][]any) {
+func makePeerRows(t *testing.T, n int, cols []schema.Column) ([][]any, [][]any) {
 	var rows, tagged [][]any
 	for i := 0; i < n; i++ {
 		r := append([]any{int64(i)}, scanAllTypeValues(t, i)...)
@@ -144,7 +144,7 @@ func scPeerRows(t *testing.T, n int, cols []schema.Column) ([][]any, [][]any) {
 			r[16] = codec.TimestampNTZOf(time.Date(2200, 12, 31, 23, 59, 59, 999000000, time.UTC))
 		}
 		rows = append(rows, r)
-		tagged = append(tagged, scTagRow(r, cols))
+		tagged = append(tagged, tagRow(r, cols))
 	}
 	return rows, tagged
 }
@@ -157,20 +157,20 @@ func TestCrossCheckPeerAppendThenScan(t *testing.T) {
 	// appends to are unreadable by any client; cross-check ARROW only.
 	for _, format := range []string{schema.FormatArrow} {
 		t.Run(format, func(t *testing.T) {
-			cols := scPeerColumns()
-			desc := schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketCount: scIntPtr(2), Properties: map[string]string{schema.OptLogFormat: format}}
-			tbl := scCreateTable(t, c, db, uniqueName("xpa"), desc)
-			rows, tagged := scPeerRows(t, 16, cols)
+			cols := peerColumns()
+			desc := schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(2), Properties: map[string]string{schema.OptLogFormat: format}}
+			tbl := createTable(t, c, db, uniqueName("xpa"), desc)
+			rows, tagged := makePeerRows(t, 16, cols)
 			var res struct{ Written int }
 			if perr := peertest.Run(t, clustertest.Bootstrap(t), tagged, &res, "append", db, tbl.Path().Table); perr != nil {
 				t.Fatalf("peer append: %+v", perr)
 			}
-			ours := scComparePeerScan(t, tbl)
+			ours := comparePeerScan(t, tbl)
 			got := make([][]any, len(ours))
 			for i, r := range ours {
 				got[i] = r.Row
 			}
-			scSameRowSet(t, "rows written by pyfluss", got, rows)
+			sameRowSet(t, "rows written by pyfluss", got, rows)
 		})
 	}
 }
@@ -187,20 +187,20 @@ func TestCrossCheckPeerUpsertThenLookupAndChangelog(t *testing.T) {
 		schema.NewColumn("day", schema.Date()),
 		schema.NewColumn("blob", schema.Bytes()),
 	}
-	desc := schema.TableDescriptor{Schema: scNewSchema(t, cols, "id"), BucketCount: scIntPtr(3)}
-	tbl := scCreateTable(t, c, db, uniqueName("xpu"), desc)
+	desc := schema.TableDescriptor{Schema: newSchema(t, cols, "id"), BucketCount: intPtr(3)}
+	tbl := createTable(t, c, db, uniqueName("xpu"), desc)
 	ts := func(us int64) codec.TimestampNTZ {
 		return codec.TimestampNTZ{Millis: us / 1000, NanoOfMilli: int32(us%1000) * 1000}
 	}
 	var rows [][]any
 	for i := 0; i < 12; i++ {
-		rows = append(rows, []any{int64(i), fmt.Sprintf("név-%d", i), scDecBig(t, fmt.Sprint(int64(i)*1234567890123), 38, 10), ts(1700000000123456 + int64(i)), codec.Date(19000 + i), []byte{byte(i), 0}})
+		rows = append(rows, []any{int64(i), fmt.Sprintf("név-%d", i), testBigDecimal(t, fmt.Sprint(int64(i)*1234567890123), 38, 10), ts(1700000000123456 + int64(i)), codec.Date(19000 + i), []byte{byte(i), 0}})
 	}
-	update := [][]any{{int64(1), "changed", nil, nil, nil, nil}, {int64(2), "", scDecBig(t, "-1", 38, 10), ts(0), codec.Date(0), []byte{}}}
+	update := [][]any{{int64(1), "changed", nil, nil, nil, nil}, {int64(2), "", testBigDecimal(t, "-1", 38, 10), ts(0), codec.Date(0), []byte{}}}
 	tagAll := func(rs [][]any) [][]any {
 		out := make([][]any, len(rs))
 		for i, r := range rs {
-			out[i] = scTagRow(r, cols)
+			out[i] = tagRow(r, cols)
 		}
 		return out
 	}
@@ -275,8 +275,8 @@ func TestCrossCheckPeerUpsertThenLookupAndChangelog(t *testing.T) {
 			t.Fatalf("key %d: found=%v, want %v", id, found, ok)
 		}
 		if ok {
-			scSameRows(t, fmt.Sprintf("lookup %d", id), [][]any{got}, [][]any{w})
-			scSameRows(t, fmt.Sprintf("changelog state %d", id), [][]any{final[id]}, [][]any{w})
+			sameRows(t, fmt.Sprintf("lookup %d", id), [][]any{got}, [][]any{w})
+			sameRows(t, fmt.Sprintf("changelog state %d", id), [][]any{final[id]}, [][]any{w})
 		}
 	}
 	// And pyfluss' own lookups agree with ours.
@@ -302,7 +302,7 @@ func TestCrossCheckPeerUpsertThenLookupAndChangelog(t *testing.T) {
 			}
 			continue
 		}
-		if got, wantJSON := scJSON(t, pv), scJSON(t, scTagRow(w, cols)); got != wantJSON {
+		if got, wantJSON := jsonOf(t, pv), jsonOf(t, tagRow(w, cols)); got != wantJSON {
 			t.Fatalf("key %d: pyfluss %s, ours %s", id, got, wantJSON)
 		}
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
-// scProjection is a scan's column selection against the table's schema as
+// projection is a scan's column selection against the table's schema as
 // of OpenTable.
-type scProjection struct {
+type projection struct {
 	columns   []schema.Column // output columns, in the requested order
 	positions []int           // their positions in the table schema; nil = all
 	sorted    []int           // positions ascending (the server's order)
@@ -21,28 +21,28 @@ type scProjection struct {
 	format    codec.LogFormat
 }
 
-func newScProjection(t *Table, names []string) (scProjection, error) {
+func newProjection(t *Table, names []string) (projection, error) {
 	d := &t.info.Descriptor
 	format, err := codec.ParseLogFormat(d.LogFormat())
 	if err != nil {
-		return scProjection{}, fmt.Errorf("flussrpc: scanning %s: %w", t.info.Path, err)
+		return projection{}, fmt.Errorf("flussrpc: scanning %s: %w", t.info.Path, err)
 	}
-	p := scProjection{format: format, columns: d.Schema.Columns}
+	p := projection{format: format, columns: d.Schema.Columns}
 	if names == nil {
 		return p, nil
 	}
 	if len(names) == 0 {
-		return scProjection{}, fmt.Errorf("flussrpc: scanning %s: empty projection", t.info.Path)
+		return projection{}, fmt.Errorf("flussrpc: scanning %s: empty projection", t.info.Path)
 	}
 	pos, err := d.Schema.ColumnIndexes(names)
 	if err != nil {
-		return scProjection{}, fmt.Errorf("flussrpc: scanning %s: %w", t.info.Path, err)
+		return projection{}, fmt.Errorf("flussrpc: scanning %s: %w", t.info.Path, err)
 	}
 	p.positions = pos
 	p.sorted = slices.Clone(pos)
 	slices.Sort(p.sorted)
 	if len(slices.Compact(slices.Clone(p.sorted))) != len(p.sorted) {
-		return scProjection{}, fmt.Errorf("flussrpc: scanning %s: projection %v names a column twice", t.info.Path, names)
+		return projection{}, fmt.Errorf("flussrpc: scanning %s: projection %v names a column twice", t.info.Path, names)
 	}
 	p.rank = make([]int, len(pos))
 	for i, x := range pos {
@@ -56,7 +56,7 @@ func newScProjection(t *Table, names []string) (scProjection, error) {
 	return p, nil
 }
 
-func (p *scProjection) sortedPositions32() []int32 {
+func (p *projection) sortedPositions32() []int32 {
 	out := make([]int32, len(p.sorted))
 	for i, x := range p.sorted {
 		out[i] = int32(x)
@@ -65,7 +65,7 @@ func (p *scProjection) sortedPositions32() []int32 {
 }
 
 // fromFull projects a row of the table schema.
-func (p *scProjection) fromFull(row []any) []any {
+func (p *projection) fromFull(row []any) []any {
 	if p.positions == nil {
 		return row
 	}
@@ -77,7 +77,7 @@ func (p *scProjection) fromFull(row []any) []any {
 }
 
 // fromSorted reorders a row of the server-projected columns.
-func (p *scProjection) fromSorted(row []any) []any {
+func (p *projection) fromSorted(row []any) []any {
 	out := make([]any, len(p.rank))
 	for i, r := range p.rank {
 		out[i] = row[r]
@@ -85,25 +85,25 @@ func (p *scProjection) fromSorted(row []any) []any {
 	return out
 }
 
-// scDecoders decodes fetched batches of one scanner.
-type scDecoders struct {
+// scanDecoders decodes fetched batches of one scanner.
+type scanDecoders struct {
 	t     *Table
-	proj  scProjection
-	rows  scRowsFunc
-	logRd *evolveReaders // row formats
-	arrow *scArrow       // ARROW
+	proj  projection
+	rows  rowsFunc
+	logRd *evolveReaders     // row formats
+	arrow *arrowScanDecoders // ARROW
 	noCRC bool
 }
 
-// scRowsFunc appends the records of buffered fetch c inside cur to out.
-type scRowsFunc func(ctx context.Context, out []ScanRecord, c *scCompleted, cur scCursor) ([]ScanRecord, int64, error)
+// rowsFunc appends the records of buffered fetch c inside cur to out.
+type rowsFunc func(ctx context.Context, out []ScanRecord, c *completedFetch, cur readWindow) ([]ScanRecord, int64, error)
 
-func newScDecoders(t *Table, proj scProjection, noCRC bool) (*scDecoders, error) {
-	d := &scDecoders{t: t, proj: proj, noCRC: noCRC}
+func newScanDecoders(t *Table, proj projection, noCRC bool) (*scanDecoders, error) {
+	d := &scanDecoders{t: t, proj: proj, noCRC: noCRC}
 	if rf, ok := proj.format.RowFormat(); ok {
 		d.logRd = newEvolveReaders(t, rf)
 	} else {
-		a, err := newScArrow(t, proj)
+		a, err := newArrowScanDecoders(t, proj)
 		if err != nil {
 			return nil, err
 		}
@@ -113,24 +113,24 @@ func newScDecoders(t *Table, proj scProjection, noCRC bool) (*scDecoders, error)
 	return d, nil
 }
 
-func (d *scDecoders) release() {
+func (d *scanDecoders) release() {
 	if d.arrow != nil {
 		d.arrow.release()
 	}
 }
 
-// scBatchFunc handles one batch that overlaps the cursor.
-type scBatchFunc func(b *codec.LogBatch) error
+// batchFunc handles one batch that overlaps the cursor.
+type batchFunc func(b *codec.LogBatch) error
 
-// errScTruncatedBatch reports a fetch that holds only the start of its
+// errTruncatedBatch reports a fetch that holds only the start of its
 // first batch; the scanner retries the bucket with a larger fetch size.
-var errScTruncatedBatch = errors.New("flussrpc: fetch holds only part of a batch")
+var errTruncatedBatch = errors.New("flussrpc: fetch holds only part of a batch")
 
 // eachBatch walks the batches of a fetch that overlap cur, checking CRCs,
 // and returns the offset after the last batch seen. A fetch always starts
 // with a whole batch (the server sends at least one), so a records blob
 // without any is corrupt.
-func (d *scDecoders) eachBatch(c *scCompleted, cur scCursor, fn scBatchFunc) (int64, error) {
+func (d *scanDecoders) eachBatch(c *completedFetch, cur readWindow, fn batchFunc) (int64, error) {
 	next := cur.from
 	it := codec.NewLogBatchIterator(c.records, c.line)
 	seen := false
@@ -166,7 +166,7 @@ func (d *scDecoders) eachBatch(c *scCompleted, cur scCursor, fn scBatchFunc) (in
 		return next, err
 	}
 	if !seen && len(c.records) > 0 && it.Truncated() {
-		return next, errScTruncatedBatch
+		return next, errTruncatedBatch
 	}
 	if !seen && len(c.records) > 0 {
 		return next, fmt.Errorf("%w: %d fetched bytes hold no complete batch", codec.ErrCorrupt, len(c.records))
@@ -174,18 +174,18 @@ func (d *scDecoders) eachBatch(c *scCompleted, cur scCursor, fn scBatchFunc) (in
 	return next, nil
 }
 
-func (d *scDecoders) skipCRC(c *scCompleted) bool {
+func (d *scanDecoders) skipCRC(c *completedFetch) bool {
 	return d.noCRC || (d.proj.pushdown && !c.remote)
 }
 
 // inWindow reports whether offset is to be returned.
-func (cur scCursor) inWindow(offset int64) bool {
+func (cur readWindow) inWindow(offset int64) bool {
 	return offset >= cur.from && (cur.end < 0 || offset < cur.end)
 }
 
-// decodeRows is the scRowsFunc of every log format.
-func (d *scDecoders) decodeRows(ctx context.Context, out []ScanRecord, c *scCompleted, cur scCursor) ([]ScanRecord, int64, error) {
-	out = slices.Grow(out, scRecordCount(c, cur))
+// decodeRows is the rowsFunc of every log format.
+func (d *scanDecoders) decodeRows(ctx context.Context, out []ScanRecord, c *completedFetch, cur readWindow) ([]ScanRecord, int64, error) {
+	out = slices.Grow(out, recordCount(c, cur))
 	next, err := d.eachBatch(c, cur, func(b *codec.LogBatch) error {
 		h := &b.Header
 		if d.arrow != nil {
@@ -215,9 +215,9 @@ func (d *scDecoders) decodeRows(ctx context.Context, out []ScanRecord, c *scComp
 	return out, next, err
 }
 
-// scRecordCount estimates the records of a fetch (from the batch headers)
+// recordCount estimates the records of a fetch (from the batch headers)
 // so that the output grows once.
-func scRecordCount(c *scCompleted, cur scCursor) int {
+func recordCount(c *completedFetch, cur readWindow) int {
 	n := 0
 	it := codec.NewLogBatchIterator(c.records, c.line)
 	for {

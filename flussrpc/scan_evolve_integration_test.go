@@ -29,8 +29,8 @@ func TestScanAndLookupSchemaEvolution(t *testing.T) {
 				if pk {
 					keys = []string{"k"}
 				}
-				desc := schema.TableDescriptor{Schema: scNewSchema(t, cols, keys...), BucketCount: scIntPtr(1), Properties: map[string]string{schema.OptLogFormat: format}}
-				old := scCreateTable(t, c, db, uniqueName("evo"), desc)
+				desc := schema.TableDescriptor{Schema: newSchema(t, cols, keys...), BucketCount: intPtr(1), Properties: map[string]string{schema.OptLogFormat: format}}
+				old := createTable(t, c, db, uniqueName("evo"), desc)
 				ctx := testCtx(t)
 				write := func(tbl *flussrpc.Table, rows [][]any) {
 					if pk {
@@ -73,8 +73,8 @@ func TestScanAndLookupSchemaEvolution(t *testing.T) {
 					}
 					return out
 				}
-				scSameRows(t, "new handle", read(cur), [][]any{{int32(1), "one", nil}, {int32(2), "two", nil}, {int32(3), "three", int64(33)}})
-				scSameRows(t, "old handle", read(old), [][]any{{int32(1), "one"}, {int32(2), "two"}, {int32(3), "three"}})
+				sameRows(t, "new handle", read(cur), [][]any{{int32(1), "one", nil}, {int32(2), "two", nil}, {int32(3), "three", int64(33)}})
+				sameRows(t, "old handle", read(old), [][]any{{int32(1), "one"}, {int32(2), "two"}, {int32(3), "three"}})
 				if pk {
 					lk, err := cur.NewLookuper()
 					if err != nil {
@@ -85,13 +85,13 @@ func TestScanAndLookupSchemaEvolution(t *testing.T) {
 						if err != nil || !found {
 							t.Fatalf("lookup %d: %v, %v", k, found, err)
 						}
-						scSameRows(t, "lookup after ALTER", [][]any{got}, [][]any{want})
+						sameRows(t, "lookup after ALTER", [][]any{got}, [][]any{want})
 					}
 					all, err := cur.LimitScan(ctx, "", 0, 10)
 					if err != nil {
 						t.Fatal(err)
 					}
-					scSameRowSet(t, "limit scan after ALTER", all, [][]any{{int32(1), "one", nil}, {int32(2), "two", nil}, {int32(3), "three", int64(33)}})
+					sameRowSet(t, "limit scan after ALTER", all, [][]any{{int32(1), "one", nil}, {int32(2), "two", nil}, {int32(3), "three", int64(33)}})
 				}
 			})
 		}

@@ -141,7 +141,7 @@ func ScanTestProduce(ctx context.Context, t *Table, p ScanTestBucket, records []
 		}
 		req := &pb.ProduceLogRequest{Acks: proto.Int32(-1), TableId: proto.Int64(rt.tableID), TimeoutMs: proto.Int32(30000), BucketsReq: []*pb.PbProduceLogReqForBucket{b}}
 		var resp pb.ProduceLogResponse
-		err = t.c.callNode(ctx, n, APIKeyProduceLog, req, &resp)
+		err = callNode(ctx, t.c, n, rpcProduceLog, req, &resp)
 		if err == nil && len(resp.GetBucketsResp()) == 1 {
 			br := resp.GetBucketsResp()[0]
 			err = ErrorFromCode(br.GetErrorCode(), br.GetErrorMessage())
@@ -229,7 +229,7 @@ func scanTestPut(ctx context.Context, t *Table, p ScanTestBucket, records []byte
 		}
 		req := &pb.PutKvRequest{Acks: proto.Int32(-1), TableId: proto.Int64(rt.tableID), TimeoutMs: proto.Int32(30000), BucketsReq: []*pb.PbPutKvReqForBucket{b}}
 		var resp pb.PutKvResponse
-		err = t.c.callNode(ctx, n, APIKeyPutKV, req, &resp)
+		err = callNode(ctx, t.c, n, rpcPutKV, req, &resp)
 		if err == nil && len(resp.GetBucketsResp()) == 1 {
 			br := resp.GetBucketsResp()[0]
 			if err = ErrorFromCode(br.GetErrorCode(), br.GetErrorMessage()); err == nil {

@@ -46,7 +46,7 @@ func scanAllTypeColumns() []schema.Column {
 	}
 }
 
-func scDec(t testing.TB, unscaled int64, p, s int) codec.Decimal {
+func testDecimal(t testing.TB, unscaled int64, p, s int) codec.Decimal {
 	d, err := codec.NewDecimal(unscaled, p, s)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func scDec(t testing.TB, unscaled int64, p, s int) codec.Decimal {
 	return d
 }
 
-func scDecBig(t testing.TB, digits string, p, s int) codec.Decimal {
+func testBigDecimal(t testing.TB, digits string, p, s int) codec.Decimal {
 	v, ok := new(big.Int).SetString(digits, 10)
 	if !ok {
 		t.Fatalf("bad digits %q", digits)
@@ -76,7 +76,7 @@ func scanAllTypeValues(t testing.TB, i int) []any {
 		return []any{
 			true, int8(7), int16(-300), int32(123456), int64(9876543210), float32(1.5), 3.25,
 			"héllo", "Grüße, 世界 🚀", []byte{1, 2, 3}, []byte{0xde, 0xad, 0xbe, 0xef},
-			scDec(t, 12345, 10, 2), scDecBig(t, "12345678901234567890123456789", 38, 10),
+			testDecimal(t, 12345, 10, 2), testBigDecimal(t, "12345678901234567890123456789", 38, 10),
 			codec.Date(19782), codec.Time(45296789),
 			codec.TimestampNTZOf(ts.Truncate(time.Millisecond)), codec.TimestampNTZOf(ts), codec.TimestampLTZOf(ts.Truncate(time.Microsecond)),
 			[]any{int32(1), nil, int32(-3)}, codec.Map{Keys: []any{"a", "ü"}, Values: []any{int64(1), nil}},
@@ -89,7 +89,7 @@ func scanAllTypeValues(t testing.TB, i int) []any {
 			false, int8(math.MinInt8), int16(math.MinInt16), int32(math.MinInt32), int64(math.MinInt64),
 			float32(-math.MaxFloat32), -math.MaxFloat64,
 			"", "", []byte{9, 9, 9}, []byte{},
-			scDec(t, -99999999, 10, 2), scDecBig(t, "-99999999999999999999999999999999999999", 38, 10),
+			testDecimal(t, -99999999, 10, 2), testBigDecimal(t, "-99999999999999999999999999999999999999", 38, 10),
 			codec.Date(-719162), codec.Time(0),
 			codec.TimestampNTZOf(time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)),
 			codec.TimestampNTZOf(time.Date(1969, 12, 31, 23, 59, 59, 999999999, time.UTC)),
@@ -101,7 +101,7 @@ func scanAllTypeValues(t testing.TB, i int) []any {
 			true, int8(math.MaxInt8), int16(math.MaxInt16), int32(math.MaxInt32), int64(math.MaxInt64),
 			float32(math.MaxFloat32), math.SmallestNonzeroFloat64,
 			"ÿÿÿ", strings.Repeat("long text ", 200), []byte{0xff, 0xfe, 0x01}, []byte(strings.Repeat("\x00\x01", 300)),
-			scDec(t, 99999999, 10, 2), scDecBig(t, "99999999999999999999999999999999999999", 38, 10),
+			testDecimal(t, 99999999, 10, 2), testBigDecimal(t, "99999999999999999999999999999999999999", 38, 10),
 			codec.Date(2932896), codec.Time(86399999),
 			codec.TimestampNTZOf(time.Date(9999, 12, 31, 23, 59, 59, 999000000, time.UTC)),
 			codec.TimestampNTZOf(time.Date(2262, 4, 11, 23, 47, 16, 854775807, time.UTC)),
@@ -112,23 +112,23 @@ func scanAllTypeValues(t testing.TB, i int) []any {
 	}
 }
 
-// scCanon renders a value of the codec value model with its types, so rows
+// canon renders a value of the codec value model with its types, so rows
 // can be compared and printed; maps are order-sensitive as Fluss keeps
 // their order.
-func scCanon(v any) string {
+func canon(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "NULL"
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {
-			parts[i] = scCanon(e)
+			parts[i] = canon(e)
 		}
 		return "[" + strings.Join(parts, ",") + "]"
 	case codec.Map:
 		parts := make([]string, len(x.Keys))
 		for i := range x.Keys {
-			parts[i] = scCanon(x.Keys[i]) + ":" + scCanon(x.Values[i])
+			parts[i] = canon(x.Keys[i]) + ":" + canon(x.Values[i])
 		}
 		return "map{" + strings.Join(parts, ",") + "}"
 	case []byte:
@@ -144,30 +144,30 @@ func scCanon(v any) string {
 	}
 }
 
-func scCanonRow(r []any) string { return scCanon(r) }
+func canonRow(r []any) string { return canon(r) }
 
-func scSameRows(t *testing.T, what string, got, want [][]any) {
+func sameRows(t *testing.T, what string, got, want [][]any) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d rows, want %d", what, len(got), len(want))
 	}
 	for i := range got {
-		if g, w := scCanonRow(got[i]), scCanonRow(want[i]); g != w {
+		if g, w := canonRow(got[i]), canonRow(want[i]); g != w {
 			t.Fatalf("%s: row %d\n got  %s\n want %s", what, i, g, w)
 		}
 	}
 }
 
-// scSameRowSet compares rows ignoring order.
-func scSameRowSet(t *testing.T, what string, got, want [][]any) {
+// sameRowSet compares rows ignoring order.
+func sameRowSet(t *testing.T, what string, got, want [][]any) {
 	t.Helper()
 	g := make([]string, len(got))
 	for i, r := range got {
-		g[i] = scCanonRow(r)
+		g[i] = canonRow(r)
 	}
 	w := make([]string, len(want))
 	for i, r := range want {
-		w[i] = scCanonRow(r)
+		w[i] = canonRow(r)
 	}
 	sort.Strings(g)
 	sort.Strings(w)
@@ -176,8 +176,8 @@ func scSameRowSet(t *testing.T, what string, got, want [][]any) {
 	}
 }
 
-// scCreateTable creates a table and opens it.
-func scCreateTable(t *testing.T, c *flussrpc.Client, db, name string, desc schema.TableDescriptor) *flussrpc.Table {
+// createTable creates a table and opens it.
+func createTable(t *testing.T, c *flussrpc.Client, db, name string, desc schema.TableDescriptor) *flussrpc.Table {
 	t.Helper()
 	path := flussrpc.TablePath{Database: db, Table: name}
 	err := clustertest.CreateWithLeaders(t, func() error { return c.Admin().CreateTable(testCtx(t), path, desc, false) },
@@ -192,10 +192,10 @@ func scCreateTable(t *testing.T, c *flussrpc.Client, db, name string, desc schem
 	return tbl
 }
 
-func scIntPtr(n int) *int { return &n }
+func intPtr(n int) *int { return &n }
 
-// scNewSchema builds a schema or fails the test.
-func scNewSchema(t testing.TB, cols []schema.Column, pk ...string) schema.Schema {
+// newSchema builds a schema or fails the test.
+func newSchema(t testing.TB, cols []schema.Column, pk ...string) schema.Schema {
 	t.Helper()
 	s, err := schema.NewSchema(cols, pk, nil)
 	if err != nil {
@@ -214,8 +214,8 @@ func scanEncoderFor(t *flussrpc.Table) (flussrpc.ScanTestLogEncoder, error) {
 	return flussrpc.ScanTestLogEncoderFor(t)
 }
 
-// scCreatePartition creates a partition (see clustertest.CreateWithLeaders).
-func scCreatePartition(t *testing.T, c *flussrpc.Client, path flussrpc.TablePath, spec map[string]string) {
+// createPartition creates a partition (see clustertest.CreateWithLeaders).
+func createPartition(t *testing.T, c *flussrpc.Client, path flussrpc.TablePath, spec map[string]string) {
 	t.Helper()
 	err := clustertest.CreateWithLeaders(t, func() error { return c.Admin().CreatePartition(testCtx(t), path, spec, false) },
 		func() error { return c.Admin().DropPartition(testCtx(t), path, spec, true) })

@@ -54,15 +54,15 @@ func scanLogTable(t *testing.T, c *flussrpc.Client, db, format string, buckets i
 	t.Helper()
 	cols := append([]schema.Column{schema.NewColumn("id", schema.BigInt())}, scanAllTypeColumns()...)
 	desc := schema.TableDescriptor{
-		BucketCount: scIntPtr(buckets),
+		BucketCount: intPtr(buckets),
 		Properties:  map[string]string{schema.OptLogFormat: format},
 	}
 	if partitioned {
 		cols = append(cols, schema.NewColumn("p", schema.String()))
 		desc.PartitionKeys = []string{"p"}
 	}
-	desc.Schema = scNewSchema(t, cols)
-	return scCreateTable(t, c, db, uniqueName("sc_"+format), desc)
+	desc.Schema = newSchema(t, cols)
+	return createTable(t, c, db, uniqueName("sc_"+format), desc)
 }
 
 func scanTestEncoder(t *testing.T, tbl *flussrpc.Table) flussrpc.ScanTestLogEncoder {
@@ -84,7 +84,7 @@ func TestScanAllTypesBounded(t *testing.T) {
 				ctx := testCtx(t)
 				if partitioned {
 					for _, p := range []string{"a", "b"} {
-						scCreatePartition(t, c, tbl.Path(), map[string]string{"p": p})
+						createPartition(t, c, tbl.Path(), map[string]string{"p": p})
 					}
 				}
 				enc := scanTestEncoder(t, tbl)
@@ -139,7 +139,7 @@ func TestScanAllTypesBounded(t *testing.T) {
 						got = append(got, r.Row)
 					}
 				}
-				scSameRowSet(t, "bounded scan", got, rows)
+				sameRowSet(t, "bounded scan", got, rows)
 				// Data written after the scan started is not included.
 				if _, err := s.Poll(ctx, 10*time.Millisecond); !errors.Is(err, io.EOF) {
 					t.Fatalf("Poll after end = %v", err)
@@ -160,8 +160,8 @@ func TestScanStartsAndProjection(t *testing.T) {
 				schema.NewColumn("c", schema.BigInt()),
 				schema.NewColumn("d", schema.Double()),
 			}
-			desc := schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketCount: scIntPtr(1), Properties: map[string]string{schema.OptLogFormat: format}}
-			tbl := scCreateTable(t, c, db, uniqueName("scs"), desc)
+			desc := schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(1), Properties: map[string]string{schema.OptLogFormat: format}}
+			tbl := createTable(t, c, db, uniqueName("scs"), desc)
 			enc := scanTestEncoder(t, tbl)
 			ctx := testCtx(t)
 			write := func(from, n int) {
@@ -199,7 +199,7 @@ func TestScanStartsAndProjection(t *testing.T) {
 				t.Fatalf("from offset 25: %d records, first %v", len(recs), recs[0])
 			}
 			for _, r := range recs {
-				if want := []any{r.Offset * 10, int32(r.Offset)}; scCanon(r.Row) != scCanon(want) {
+				if want := []any{r.Offset * 10, int32(r.Offset)}; canon(r.Row) != canon(want) {
 					t.Fatalf("projected row %v, want %v", r.Row, want)
 				}
 			}
@@ -279,8 +279,8 @@ func TestScanChangelog(t *testing.T) {
 		}
 		t.Run(format, func(t *testing.T) {
 			cols := []schema.Column{schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.String())}
-			desc := schema.TableDescriptor{Schema: scNewSchema(t, cols, "k"), BucketCount: scIntPtr(2), Properties: map[string]string{schema.OptLogFormat: format}}
-			tbl := scCreateTable(t, c, db, uniqueName("scl"), desc)
+			desc := schema.TableDescriptor{Schema: newSchema(t, cols, "k"), BucketCount: intPtr(2), Properties: map[string]string{schema.OptLogFormat: format}}
+			tbl := createTable(t, c, db, uniqueName("scl"), desc)
 			ctx := testCtx(t)
 			steps := []struct {
 				rows    [][]any
@@ -309,7 +309,7 @@ func TestScanChangelog(t *testing.T) {
 			for _, r := range byBucket(t, recs) {
 				for _, rec := range r {
 					k := rec.Row[0].(int32)
-					perKey[k] = append(perKey[k], rec.ChangeType.String()+scCanon(rec.Row[1]))
+					perKey[k] = append(perKey[k], rec.ChangeType.String()+canon(rec.Row[1]))
 				}
 			}
 			want := map[int32][]string{
@@ -340,9 +340,9 @@ func TestScanBatchesLargerThanBucketFetchSize(t *testing.T) {
 	c := newClient(t, flussrpc.Config{})
 	db := newDatabase(t, c.Admin())
 	cols := []schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("pad", schema.String())}
-	desc := schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketCount: scIntPtr(4), BucketKeys: []string{"id"},
+	desc := schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(4), BucketKeys: []string{"id"},
 		Properties: map[string]string{"table.log.arrow.compression.type": "NONE"}}
-	tbl := scCreateTable(t, c, db, uniqueName("big"), desc)
+	tbl := createTable(t, c, db, uniqueName("big"), desc)
 	w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{})
 	if err != nil {
 		t.Fatal(err)

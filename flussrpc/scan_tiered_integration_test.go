@@ -31,10 +31,10 @@ func TestScanTieredSegments(t *testing.T) {
 		t.Run(format, func(t *testing.T) {
 			cols := []schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("pad", schema.String())}
 			desc := schema.TableDescriptor{
-				Schema: scNewSchema(t, cols), BucketCount: scIntPtr(1),
+				Schema: newSchema(t, cols), BucketCount: intPtr(1),
 				Properties: map[string]string{schema.OptLogFormat: format, "table.log.tiered.local-segments": "1"},
 			}
-			tbl := scCreateTable(t, c, db, uniqueName("tier"), desc)
+			tbl := createTable(t, c, db, uniqueName("tier"), desc)
 			enc := scanTestEncoder(t, tbl)
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()

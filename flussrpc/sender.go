@@ -12,7 +12,7 @@ import (
 )
 
 // run is the sender goroutine of a writer.
-func (e *wrEngine) run() {
+func (e *accumulator) run() {
 	defer close(e.stopped)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -60,7 +60,7 @@ func (e *wrEngine) run() {
 }
 
 // failUnsent fails every batch that is not in flight.
-func (e *wrEngine) failUnsent(err error) {
+func (e *accumulator) failUnsent(err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, bs := range e.order {
@@ -74,8 +74,8 @@ func (e *wrEngine) failUnsent(err error) {
 
 // sendBatches builds the batches, finds their leaders and sends one
 // request per leader (more when they exceed the request size limit).
-func (e *wrEngine) sendBatches(ready []*wrBatch) {
-	byNode := make(map[int32][]*wrBatch)
+func (e *accumulator) sendBatches(ready []*writeBatch) {
+	byNode := make(map[int32][]*writeBatch)
 	nodes := make(map[int32]ServerNode)
 	var order []int32
 	for _, b := range ready {
@@ -96,7 +96,7 @@ func (e *wrEngine) sendBatches(ready []*wrBatch) {
 		byNode[node.ID] = append(byNode[node.ID], b)
 	}
 	for _, id := range order {
-		for _, req := range wrSplitRequests(byNode[id], e.cfg.requestMax) {
+		for _, req := range splitRequests(byNode[id], e.cfg.requestMax) {
 			e.dispatch(nodes[id], req)
 		}
 	}
@@ -109,7 +109,7 @@ func (e *wrEngine) sendBatches(ready []*wrBatch) {
 // whole retry budget of a leaderless one.
 
 // cachedLeader returns the leader of a bucket from the cached metadata.
-func (e *wrEngine) cachedLeader(bs *wrBucket) (ServerNode, bool) {
+func (e *accumulator) cachedLeader(bs *writeBucket) (ServerNode, bool) {
 	rt := e.c.meta.cachedRoute(bs.phys)
 	if rt == nil {
 		return ServerNode{}, false
@@ -119,7 +119,7 @@ func (e *wrEngine) cachedLeader(bs *wrBucket) (ServerNode, bool) {
 
 // leaderKnownLocked reports whether the bucket's leader is known. If not,
 // it starts a background lookup and delays the bucket.
-func (e *wrEngine) leaderKnownLocked(bs *wrBucket, now time.Time) bool {
+func (e *accumulator) leaderKnownLocked(bs *writeBucket, now time.Time) bool {
 	if _, ok := e.cachedLeader(bs); ok {
 		bs.noLeader, bs.noLeaderErr = 0, nil
 		return true
@@ -136,7 +136,7 @@ func (e *wrEngine) leaderKnownLocked(bs *wrBucket, now time.Time) bool {
 // fetchRouteLocked fetches the route of a path in the background, unless
 // that is already under way, and wakes the sender when it is back. The
 // buckets of the path that now have a leader may send at once.
-func (e *wrEngine) fetchRouteLocked(p PhysicalPath) {
+func (e *accumulator) fetchRouteLocked(p PhysicalPath) {
 	if e.routing[p] {
 		return
 	}
@@ -169,7 +169,7 @@ func (e *wrEngine) fetchRouteLocked(p PhysicalPath) {
 }
 
 // unknownLeader reports whether a leader of rt is missing from the node list.
-func (e *wrEngine) unknownLeader(rt *route) bool {
+func (e *accumulator) unknownLeader(rt *route) bool {
 	view := e.c.meta.view()
 	for _, id := range rt.leaders {
 		if _, ok := view.byID[id]; !ok {
@@ -180,13 +180,13 @@ func (e *wrEngine) unknownLeader(rt *route) bool {
 }
 
 // expiredLocked reports whether a batch has outlived the delivery timeout.
-func (e *wrEngine) expiredLocked(b *wrBatch, now time.Time) bool {
+func (e *accumulator) expiredLocked(b *writeBatch, now time.Time) bool {
 	return e.cfg.delivery > 0 && now.Sub(b.created) >= e.cfg.delivery
 }
 
 // expireLocked fails the queued batches of a bucket that outlived the
 // delivery timeout.
-func (e *wrEngine) expireLocked(bs *wrBucket, now time.Time) {
+func (e *accumulator) expireLocked(bs *writeBucket, now time.Time) {
 	keep := bs.queue[:0]
 	for _, b := range bs.queue {
 		if !e.expiredLocked(b, now) {
@@ -201,7 +201,7 @@ func (e *wrEngine) expireLocked(bs *wrBucket, now time.Time) {
 
 // deliveryError is the failure of a batch at the delivery timeout: the
 // last error it met, or why its bucket could not send.
-func (e *wrEngine) deliveryError(b *wrBatch) error {
+func (e *accumulator) deliveryError(b *writeBatch) error {
 	cause := b.lastErr
 	if cause == nil {
 		cause = b.bs.noLeaderErr
@@ -212,19 +212,19 @@ func (e *wrEngine) deliveryError(b *wrBatch) error {
 	return fmt.Errorf("not acknowledged within the delivery timeout of %s (client.writer.delivery-timeout): %w", e.cfg.delivery, cause)
 }
 
-// wrSplitRequests groups the batches for one server into requests that
+// splitRequests groups the batches for one server into requests that
 // hold at most one batch per bucket (the server keys a request's entries
 // by bucket) and stay under maxBytes unless a single batch is larger.
 // Batches of one bucket come in sequence order and land in successive
 // requests, which are sent in order.
-func wrSplitRequests(batches []*wrBatch, maxBytes int) [][]*wrBatch {
+func splitRequests(batches []*writeBatch, maxBytes int) [][]*writeBatch {
 	type req struct {
-		batches []*wrBatch
+		batches []*writeBatch
 		size    int
-		has     map[*wrBucket]bool
+		has     map[*writeBucket]bool
 	}
 	var reqs []*req
-	last := make(map[*wrBucket]int) // index of the request with the bucket's previous batch
+	last := make(map[*writeBucket]int) // index of the request with the bucket's previous batch
 	for _, b := range batches {
 		i, ok := last[b.bs]
 		if ok {
@@ -239,7 +239,7 @@ func wrSplitRequests(batches []*wrBatch, maxBytes int) [][]*wrBatch {
 			}
 		}
 		if i == len(reqs) {
-			reqs = append(reqs, &req{has: make(map[*wrBucket]bool)})
+			reqs = append(reqs, &req{has: make(map[*writeBucket]bool)})
 		}
 		r := reqs[i]
 		r.batches = append(r.batches, b)
@@ -247,7 +247,7 @@ func wrSplitRequests(batches []*wrBatch, maxBytes int) [][]*wrBatch {
 		r.has[b.bs] = true
 		last[b.bs] = i
 	}
-	out := make([][]*wrBatch, len(reqs))
+	out := make([][]*writeBatch, len(reqs))
 	for i, r := range reqs {
 		out[i] = r.batches
 	}
@@ -256,9 +256,9 @@ func wrSplitRequests(batches []*wrBatch, maxBytes int) [][]*wrBatch {
 
 // prepare builds the batch bytes on first send and stamps the writer id
 // and sequence assigned for this attempt.
-func (e *wrEngine) prepare(b *wrBatch) error {
+func (e *accumulator) prepare(b *writeBatch) error {
 	if b.data == nil {
-		data, err := b.builder.wrBuild(b.writerID, b.seq)
+		data, err := b.builder.build(b.writerID, b.seq)
 		if err != nil {
 			return fmt.Errorf("flussrpc: building batch: %w", err)
 		}
@@ -267,14 +267,14 @@ func (e *wrEngine) prepare(b *wrBatch) error {
 		return nil
 	}
 	if b.stampWriter != b.writerID || b.stampSeq != b.seq {
-		wrRestamp(e.kv, b.data, b.writerID, b.seq)
+		restamp(e.kv, b.data, b.writerID, b.seq)
 		b.stampWriter, b.stampSeq = b.writerID, b.seq
 	}
 	return nil
 }
 
 // result hands one batch outcome to the idempotence logic.
-func (e *wrEngine) result(b *wrBatch, err error, offset int64) {
+func (e *accumulator) result(b *writeBatch, err error, offset int64) {
 	e.mu.Lock()
 	e.onResultLocked(b, err, offset)
 	e.mu.Unlock()
@@ -284,14 +284,11 @@ func (e *wrEngine) result(b *wrBatch, err error, offset int64) {
 // dispatch writes one request in the sender goroutine, so that requests to
 // a server leave in the order their sequences were assigned, and waits for
 // the answer in another goroutine.
-func (e *wrEngine) dispatch(node ServerNode, batches []*wrBatch) {
-	api := APIKeyProduceLog
-	var req, resp proto.Message
+func (e *accumulator) dispatch(node ServerNode, batches []*writeBatch) {
 	tableID := proto.Int64(e.table.info.TableID)
 	timeout := proto.Int32(int32(e.cfg.requestTimout / time.Millisecond))
 	acks := proto.Int32(e.cfg.acks)
 	if e.kv {
-		api = APIKeyPutKV
 		r := &pb.PutKvRequest{Acks: acks, TableId: tableID, TimeoutMs: timeout}
 		if e.putKv != nil {
 			shape := e.putKv()
@@ -299,29 +296,28 @@ func (e *wrEngine) dispatch(node ServerNode, batches []*wrBatch) {
 			r.AggMode = shape.aggMode
 		}
 		for _, b := range batches {
-			r.BucketsReq = append(r.BucketsReq, &pb.PbPutKvReqForBucket{PartitionId: wrPartitionPB(b), BucketId: proto.Int32(b.bs.key.bucket), Records: b.data})
+			r.BucketsReq = append(r.BucketsReq, &pb.PbPutKvReqForBucket{PartitionId: pbPartitionID(b), BucketId: proto.Int32(b.bs.key.bucket), Records: b.data})
 		}
-		req, resp = r, &pb.PutKvResponse{}
-	} else {
-		r := &pb.ProduceLogRequest{Acks: acks, TableId: tableID, TimeoutMs: timeout}
-		for _, b := range batches {
-			r.BucketsReq = append(r.BucketsReq, &pb.PbProduceLogReqForBucket{PartitionId: wrPartitionPB(b), BucketId: proto.Int32(b.bs.key.bucket), Records: b.data})
-		}
-		req, resp = r, &pb.ProduceLogResponse{}
+		sendWriteRequest(e, node, batches, rpcPutKV, r, &pb.PutKvResponse{})
+		return
 	}
+	r := &pb.ProduceLogRequest{Acks: acks, TableId: tableID, TimeoutMs: timeout}
+	for _, b := range batches {
+		r.BucketsReq = append(r.BucketsReq, &pb.PbProduceLogReqForBucket{PartitionId: pbPartitionID(b), BucketId: proto.Int32(b.bs.key.bucket), Records: b.data})
+	}
+	sendWriteRequest(e, node, batches, rpcProduceLog, r, &pb.ProduceLogResponse{})
+}
+
+// sendWriteRequest sends the request of dispatch for either write API: it
+// starts the request here and awaits its answer in a goroutine of its own.
+func sendWriteRequest[Req, Resp proto.Message](e *accumulator, node ServerNode, batches []*writeBatch, r rpc[Req, Resp], req Req, resp Resp) {
 	fail := func(err error) {
 		for _, b := range batches {
 			e.result(b, err, -1)
 		}
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, e.cfg.requestTimout)
-	cn, err := e.c.connTo(ctx, node.Addr())
-	if err != nil {
-		cancel()
-		fail(err)
-		return
-	}
-	w, err := cn.start(ctx, api, req)
+	f, err := startAt(ctx, e.c, node.Addr(), r, req)
 	if err != nil {
 		cancel()
 		fail(err)
@@ -331,7 +327,7 @@ func (e *wrEngine) dispatch(node ServerNode, batches []*wrBatch) {
 	go func() {
 		defer e.awaiting.Done()
 		defer cancel()
-		if err := cn.await(ctx, api, w, resp); err != nil {
+		if err := f.await(ctx, resp); err != nil {
 			fail(err)
 			return
 		}
@@ -339,7 +335,9 @@ func (e *wrEngine) dispatch(node ServerNode, batches []*wrBatch) {
 	}()
 }
 
-func wrPartitionPB(b *wrBatch) *int64 {
+// pbPartitionID is the partition_id of b's bucket entry in a request: nil
+// for a bucket of a non-partitioned table.
+func pbPartitionID(b *writeBatch) *int64 {
 	if b.bs.partitionID < 0 {
 		return nil
 	}
@@ -351,7 +349,7 @@ func wrPartitionPB(b *wrBatch) *int64 {
 var errNoBucketResponse = &TransportError{Op: "read", MaybeSent: true, Err: errors.New("the response has no entry for the bucket")}
 
 // handleResponse matches per-bucket answers to the batches sent.
-func (e *wrEngine) handleResponse(batches []*wrBatch, resp proto.Message) {
+func (e *accumulator) handleResponse(batches []*writeBatch, resp proto.Message) {
 	type key struct {
 		partition int64
 		bucket    int32

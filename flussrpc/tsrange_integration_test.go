@@ -26,8 +26,8 @@ func TestNativeNanoTimestampRange(t *testing.T) {
 	for _, format := range []string{schema.FormatArrow, schema.FormatCompacted} {
 		t.Run(format, func(t *testing.T) {
 			refused := format == schema.FormatArrow
-			tbl := scCreateTable(t, c, db, "ts_"+strings.ToLower(format), schema.TableDescriptor{
-				Schema: scNewSchema(t, cols, "k"), BucketCount: scIntPtr(1),
+			tbl := createTable(t, c, db, "ts_"+strings.ToLower(format), schema.TableDescriptor{
+				Schema: newSchema(t, cols, "k"), BucketCount: intPtr(1),
 				Properties: map[string]string{schema.OptLogFormat: format},
 			})
 			ctx := testCtx(t)

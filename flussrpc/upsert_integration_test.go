@@ -95,13 +95,13 @@ func TestUpsertAllTypes(t *testing.T) {
 	db := newDatabase(t, c.Admin())
 	cols, rows := wtAllTypes(t, 48)
 	types := wtTypes(cols)
-	base := schema.TableDescriptor{Schema: scNewSchema(t, cols, "id"), BucketCount: scIntPtr(3)}
+	base := schema.TableDescriptor{Schema: newSchema(t, cols, "id"), BucketCount: intPtr(3)}
 	twin := wtTwinPlaces(t, c, db, base, rows, true)
 	for _, format := range []string{schema.FormatCompacted, schema.FormatIndexed} {
 		t.Run(format, func(t *testing.T) {
 			desc := base.Clone()
 			desc.Properties = map[string]string{schema.OptKvFormat: format}
-			tbl := scCreateTable(t, c, db, uniqueName("up_"+format), desc)
+			tbl := createTable(t, c, db, uniqueName("up_"+format), desc)
 			// Inserts, then updates of every 5th row (values of another
 			// variant) and deletes of every 7th, with small batches.
 			ops := slices.Clone(rows)
@@ -195,16 +195,16 @@ func TestUpsertPartialAndPartitioned(t *testing.T) {
 		schema.NewColumn("c", schema.Double()),
 	}
 	desc := schema.TableDescriptor{
-		Schema:        scNewSchema(t, cols, "id", "region"),
+		Schema:        newSchema(t, cols, "id", "region"),
 		PartitionKeys: []string{"region"},
-		BucketCount:   scIntPtr(3),
+		BucketCount:   intPtr(3),
 	}
 	var rows [][]any
 	for i := 0; i < 60; i++ {
 		rows = append(rows, []any{int64(i), []string{"north", "south"}[i%2], "a" + strconv.Itoa(i), int32(i), float64(i) / 4})
 	}
 	twin := wtTwinPlaces(t, c, db, desc, rows, true)
-	tbl := scCreateTable(t, c, db, uniqueName("upp"), desc)
+	tbl := createTable(t, c, db, uniqueName("upp"), desc)
 	if _, err := wtUpsert(t, tbl, flussrpc.UpsertOptions{}, rows, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -248,9 +248,9 @@ func TestUpsertPerRowError(t *testing.T) {
 	c := newClient(t, flussrpc.Config{})
 	db := newDatabase(t, c.Admin())
 	cols := []schema.Column{schema.NewColumn("id", schema.BigInt().NotNull()), schema.NewColumn("v", schema.String())}
-	desc := schema.TableDescriptor{Schema: scNewSchema(t, cols, "id"), BucketCount: scIntPtr(4),
+	desc := schema.TableDescriptor{Schema: newSchema(t, cols, "id"), BucketCount: intPtr(4),
 		Properties: map[string]string{"table.delete.behavior": "DISABLE"}}
-	tbl := scCreateTable(t, c, db, uniqueName("nodel"), desc)
+	tbl := createTable(t, c, db, uniqueName("nodel"), desc)
 	keys, err := codec.NewTableKeys(&tbl.Info().Descriptor)
 	if err != nil {
 		t.Fatal(err)
@@ -362,8 +362,8 @@ func TestUpsertMergeOverwrite(t *testing.T) {
 	c := newClient(t, flussrpc.Config{})
 	db := newDatabase(t, c.Admin())
 	cols := []schema.Column{schema.NewColumn("id", schema.BigInt().NotNull()), schema.NewColumn("v", schema.String())}
-	tbl := scCreateTable(t, c, db, uniqueName("fr"), schema.TableDescriptor{Schema: scNewSchema(t, cols, "id"),
-		BucketCount: scIntPtr(2), Properties: map[string]string{schema.OptMergeEngine: "first_row"}})
+	tbl := createTable(t, c, db, uniqueName("fr"), schema.TableDescriptor{Schema: newSchema(t, cols, "id"),
+		BucketCount: intPtr(2), Properties: map[string]string{schema.OptMergeEngine: "first_row"}})
 	for _, step := range []struct {
 		mode flussrpc.MergeMode
 		v    string

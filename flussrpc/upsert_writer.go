@@ -46,10 +46,10 @@ type UpsertOptions struct {
 // Flush. It is safe for concurrent use.
 type UpsertWriter struct {
 	t      *Table
-	e      *wrEngine
+	e      *accumulator
 	enc    *codec.RowEncoder
 	keys   *codec.TableKeys
-	parts  *wrPartitions
+	parts  *partitionResolver
 	ncols  int
 	nb     int
 	target []bool // nil: all columns
@@ -88,7 +88,7 @@ func (t *Table) NewUpsertWriter(opts UpsertOptions) (*UpsertWriter, error) {
 	if d.LogFormat() == schema.FormatArrow {
 		w.rangeCheck = arrowipc.RangeCheck(d.Schema.Columns)
 	}
-	if w.parts, err = newWrPartitions(t, cfg.dynamicParts); err != nil {
+	if w.parts, err = newPartitionResolver(t, cfg.dynamicParts); err != nil {
 		return nil, err
 	}
 	idx := opts.TargetColumnIndexes
@@ -125,7 +125,7 @@ func (t *Table) NewUpsertWriter(opts UpsertOptions) (*UpsertWriter, error) {
 	if opts.MergeMode != MergeDefault {
 		w.shape.aggMode = proto.Int32(int32(opts.MergeMode))
 	}
-	w.e = newWrEngine(t, cfg, true)
+	w.e = newAccumulator(t, cfg, true)
 	w.e.putKv = func() *putKvShape { return w.shape }
 	return w, nil
 }
@@ -157,7 +157,7 @@ func (w *UpsertWriter) write(ctx context.Context, row []any, del bool) (WriteRes
 			}
 		}
 	}
-	phys, pid, err := wrTarget(ctx, w.t, w.parts, row)
+	phys, pid, err := rowTarget(ctx, w.t, w.parts, row)
 	if err != nil {
 		return WriteResult{}, err
 	}
@@ -186,8 +186,8 @@ func (w *UpsertWriter) write(ctx context.Context, row []any, del bool) (WriteRes
 	}
 	defer e.mu.Unlock()
 	bs := e.bucketLocked(phys, pid, int32(bucket))
-	b, err := e.appendLocked(bs, w.newBuilder, func(bld wrBuilder) error {
-		return bld.(*wrKvBuilder).b.Append(key, value)
+	b, err := e.appendLocked(bs, w.newBuilder, func(bld batchBuilder) error {
+		return bld.(*kvBuilder).b.Append(key, value)
 	})
 	if err != nil {
 		return WriteResult{}, err
@@ -195,8 +195,8 @@ func (w *UpsertWriter) write(ctx context.Context, row []any, del bool) (WriteRes
 	return WriteResult{b: b}, nil
 }
 
-func (w *UpsertWriter) newBuilder() (wrBuilder, error) {
-	return &wrKvBuilder{b: codec.NewKvBatchBuilder(int16(w.t.info.SchemaID))}, nil
+func (w *UpsertWriter) newBuilder() (batchBuilder, error) {
+	return &kvBuilder{b: codec.NewKvBatchBuilder(int16(w.t.info.SchemaID))}, nil
 }
 
 // Flush sends every buffered write at once and returns when all writes
@@ -207,16 +207,16 @@ func (w *UpsertWriter) Flush(ctx context.Context) error { return w.e.flush(ctx) 
 // Close flushes and stops the writer; see AppendWriter.Close.
 func (w *UpsertWriter) Close(ctx context.Context) error { return w.e.close(ctx) }
 
-// wrKvBuilder builds KV record batches.
-type wrKvBuilder struct {
+// kvBuilder builds KV record batches.
+type kvBuilder struct {
 	b *codec.KvBatchBuilder
 }
 
-func (k *wrKvBuilder) wrSize() int { return k.b.Size() }
+func (k *kvBuilder) sizeBytes() int { return k.b.Size() }
 
-func (k *wrKvBuilder) wrBuild(writerID int64, seq int32) ([]byte, error) {
+func (k *kvBuilder) build(writerID int64, seq int32) ([]byte, error) {
 	k.b.SetWriterState(writerID, seq)
 	return k.b.Build(), nil
 }
 
-func (k *wrKvBuilder) wrRelease() {}
+func (k *kvBuilder) release() {}

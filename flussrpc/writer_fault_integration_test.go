@@ -108,9 +108,9 @@ func wtCutAppend(t *testing.T, idempotent bool, n int) (*flussrpc.Client, *fluss
 	c := newClient(t, flussrpc.Config{Conn: flussrpc.ConnConfig{Dialer: d.dial}})
 	db := newDatabase(t, c.Admin())
 	cols := []schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("s", schema.String())}
-	desc := schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketKeys: []string{"id"}, BucketCount: scIntPtr(3),
+	desc := schema.TableDescriptor{Schema: newSchema(t, cols), BucketKeys: []string{"id"}, BucketCount: intPtr(3),
 		Properties: map[string]string{schema.OptLogFormat: schema.FormatCompacted}}
-	tbl := scCreateTable(t, c, db, uniqueName("cut"), desc)
+	tbl := createTable(t, c, db, uniqueName("cut"), desc)
 	ctx := testCtx(t)
 	w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{WriterOptions: flussrpc.WriterOptions{
 		BatchSize: 512, DisableIdempotence: !idempotent}})
@@ -146,9 +146,9 @@ func TestWriterFlushAndLinger(t *testing.T) {
 	c := newClient(t, flussrpc.Config{})
 	db := newDatabase(t, c.Admin())
 	cols := []schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("s", schema.String())}
-	desc := schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketCount: scIntPtr(3),
+	desc := schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(3),
 		Properties: map[string]string{schema.OptLogFormat: schema.FormatIndexed}}
-	tbl := scCreateTable(t, c, db, uniqueName("fl"), desc)
+	tbl := createTable(t, c, db, uniqueName("fl"), desc)
 	ctx := testCtx(t)
 	w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{WriterOptions: flussrpc.WriterOptions{BatchTimeout: time.Hour}})
 	if err != nil {
@@ -223,9 +223,9 @@ func TestWriterBufferFullCancel(t *testing.T) {
 	c := newClient(t, flussrpc.Config{Conn: flussrpc.ConnConfig{Dialer: d.dial}})
 	db := newDatabase(t, c.Admin())
 	cols := []schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("s", schema.String())}
-	desc := schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketCount: scIntPtr(2),
+	desc := schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(2),
 		Properties: map[string]string{schema.OptLogFormat: schema.FormatCompacted}}
-	tbl := scCreateTable(t, c, db, uniqueName("mem"), desc)
+	tbl := createTable(t, c, db, uniqueName("mem"), desc)
 	ctx := testCtx(t)
 	w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{WriterOptions: flussrpc.WriterOptions{
 		BatchSize: 1024, BufferMemory: 16 << 10}})
@@ -295,7 +295,7 @@ func TestUpsertIdempotentRetryAfterCut(t *testing.T) {
 	c := newClient(t, flussrpc.Config{Conn: flussrpc.ConnConfig{Dialer: d.dial}})
 	db := newDatabase(t, c.Admin())
 	cols := []schema.Column{schema.NewColumn("id", schema.BigInt().NotNull()), schema.NewColumn("s", schema.String())}
-	tbl := scCreateTable(t, c, db, uniqueName("cutkv"), schema.TableDescriptor{Schema: scNewSchema(t, cols, "id"), BucketCount: scIntPtr(3)})
+	tbl := createTable(t, c, db, uniqueName("cutkv"), schema.TableDescriptor{Schema: newSchema(t, cols, "id"), BucketCount: intPtr(3)})
 	ctx := testCtx(t)
 	w, err := tbl.NewUpsertWriter(flussrpc.UpsertOptions{WriterOptions: flussrpc.WriterOptions{BatchSize: 512}})
 	if err != nil {

@@ -95,7 +95,7 @@ func wtTwinPlaces(t *testing.T, c *flussrpc.Client, db string, desc schema.Table
 	t.Helper()
 	desc = desc.Clone()
 	delete(desc.Properties, schema.OptLogFormat)
-	twin := scCreateTable(t, c, db, uniqueName("twin"), desc)
+	twin := createTable(t, c, db, uniqueName("twin"), desc)
 	ctx := testCtx(t)
 	if desc.IsPartitioned() {
 		// pyfluss does not create partitions; make the ones the rows need.
@@ -170,16 +170,16 @@ func TestAppendAllFormatsAndBuckets(t *testing.T) {
 	cols, rows := wtAllTypes(t, 60)
 	types := wtTypes(cols)
 	base := schema.TableDescriptor{
-		Schema:      scNewSchema(t, cols),
+		Schema:      newSchema(t, cols),
 		BucketKeys:  []string{"id"},
-		BucketCount: scIntPtr(4),
+		BucketCount: intPtr(4),
 	}
 	twin := wtTwinPlaces(t, c, db, base, rows, false)
 	for _, format := range []string{schema.FormatArrow, schema.FormatIndexed, schema.FormatCompacted} {
 		t.Run(format, func(t *testing.T) {
 			desc := base.Clone()
 			desc.Properties = map[string]string{schema.OptLogFormat: format}
-			tbl := scCreateTable(t, c, db, uniqueName("ap_"+format), desc)
+			tbl := createTable(t, c, db, uniqueName("ap_"+format), desc)
 			// Small batches: several batches, requests and sequences per bucket.
 			opts := flussrpc.AppendOptions{WriterOptions: flussrpc.WriterOptions{BatchSize: 2048}}
 			wtAppend(t, tbl, opts, rows)
@@ -212,7 +212,7 @@ func TestAppendAllFormatsAndBuckets(t *testing.T) {
 				}
 				got = append(got, r.Row)
 			}
-			scSameRowSet(t, format, got, rows)
+			sameRowSet(t, format, got, rows)
 		})
 	}
 }
@@ -229,9 +229,9 @@ func TestAppendNoKeyAssigners(t *testing.T) {
 	}
 	for _, assigner := range []string{flussrpc.AssignerSticky, flussrpc.AssignerRoundRobin} {
 		t.Run(assigner, func(t *testing.T) {
-			desc := schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketCount: scIntPtr(4),
+			desc := schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(4),
 				Properties: map[string]string{schema.OptLogFormat: schema.FormatCompacted}}
-			tbl := scCreateTable(t, c, db, uniqueName("nk"), desc)
+			tbl := createTable(t, c, db, uniqueName("nk"), desc)
 			wtAppend(t, tbl, flussrpc.AppendOptions{WriterOptions: flussrpc.WriterOptions{
 				BatchSize: 1024, NoKeyAssigner: assigner, BatchTimeout: time.Hour}}, rows)
 			recs := wtOurScan(t, tbl)
@@ -290,19 +290,19 @@ func TestAppendPartitionedDynamic(t *testing.T) {
 	regions := []string{"eu", "us", "ap-south"}
 	rows := make([][]any, 90)
 	for i := range rows {
-		rows[i] = []any{int64(i), regions[i%3], codec.Date(19000 + i%2), scDec(t, int64(i)*12345, 38, 4)}
+		rows[i] = []any{int64(i), regions[i%3], codec.Date(19000 + i%2), testDecimal(t, int64(i)*12345, 38, 4)}
 	}
 	desc := schema.TableDescriptor{
-		Schema:        scNewSchema(t, cols),
+		Schema:        newSchema(t, cols),
 		PartitionKeys: []string{"region", "day"},
 		BucketKeys:    []string{"id"},
-		BucketCount:   scIntPtr(3),
+		BucketCount:   intPtr(3),
 	}
 	twin := wtTwinPlaces(t, c, db, desc, rows, false)
 	desc.Properties = map[string]string{schema.OptLogFormat: schema.FormatCompacted}
 
 	// Without dynamic creation a missing partition is an error.
-	tbl := scCreateTable(t, c, db, uniqueName("pt"), desc)
+	tbl := createTable(t, c, db, uniqueName("pt"), desc)
 	w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{WriterOptions: flussrpc.WriterOptions{DisableDynamicPartitions: true}})
 	if err != nil {
 		t.Fatal(err)
@@ -329,16 +329,16 @@ func TestAppendPartitionedDynamic(t *testing.T) {
 		}
 		got = append(got, r.Row)
 	}
-	scSameRowSet(t, "partitioned", got, rows)
+	sameRowSet(t, "partitioned", got, rows)
 }
 
 func TestWriterWrongTableKind(t *testing.T) {
 	c := newClient(t, flussrpc.Config{})
 	db := newDatabase(t, c.Admin())
 	cols := []schema.Column{schema.NewColumn("id", schema.BigInt().NotNull()), schema.NewColumn("s", schema.String())}
-	logT := scCreateTable(t, c, db, uniqueName("log"), schema.TableDescriptor{Schema: scNewSchema(t, cols),
+	logT := createTable(t, c, db, uniqueName("log"), schema.TableDescriptor{Schema: newSchema(t, cols),
 		Properties: map[string]string{schema.OptLogFormat: schema.FormatCompacted}})
-	pkT := scCreateTable(t, c, db, uniqueName("pk"), schema.TableDescriptor{Schema: scNewSchema(t, cols, "id")})
+	pkT := createTable(t, c, db, uniqueName("pk"), schema.TableDescriptor{Schema: newSchema(t, cols, "id")})
 	if _, err := logT.NewUpsertWriter(flussrpc.UpsertOptions{}); err == nil || !strings.Contains(err.Error(), "NewAppendWriter") {
 		t.Errorf("NewUpsertWriter on a log table: %v", err)
 	}
@@ -377,7 +377,7 @@ func TestAppendConcurrent(t *testing.T) {
 	c := newClient(t, flussrpc.Config{})
 	db := newDatabase(t, c.Admin())
 	cols := []schema.Column{schema.NewColumn("g", schema.Int()), schema.NewColumn("i", schema.BigInt())}
-	tbl := scCreateTable(t, c, db, uniqueName("cc"), schema.TableDescriptor{Schema: scNewSchema(t, cols), BucketCount: scIntPtr(3),
+	tbl := createTable(t, c, db, uniqueName("cc"), schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(3),
 		BucketKeys: []string{"g"}, Properties: map[string]string{schema.OptLogFormat: schema.FormatCompacted}})
 	ctx := testCtx(t)
 	w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{WriterOptions: flussrpc.WriterOptions{BatchSize: 4096, BatchTimeout: 5 * time.Millisecond}})

@@ -153,8 +153,8 @@ func (o *WriterOptions) acks() (int32, error) {
 	return 0, fmt.Errorf("flussrpc: client.writer.acks must be all, -1, 0 or 1, not %q", o.Acks)
 }
 
-// wrConfig is WriterOptions with defaults applied and checked.
-type wrConfig struct {
+// writerConfig is WriterOptions with defaults applied and checked.
+type writerConfig struct {
 	batchSize     int
 	linger        time.Duration
 	memory        int64
@@ -170,8 +170,8 @@ type wrConfig struct {
 	delivery      time.Duration // 0: no limit
 }
 
-func (o *WriterOptions) resolve(c *Client) (wrConfig, error) {
-	cfg := wrConfig{
+func (o *WriterOptions) resolve(c *Client) (writerConfig, error) {
+	cfg := writerConfig{
 		batchSize:    o.BatchSize,
 		linger:       o.BatchTimeout,
 		memory:       o.BufferMemory,

@@ -68,17 +68,17 @@ func TestWriterOptionsResolve(t *testing.T) {
 // TestSplitRequests: one batch per bucket per request, in sequence order,
 // and the size cap.
 func TestSplitRequests(t *testing.T) {
-	a, b := &wrBucket{}, &wrBucket{}
-	mk := func(bs *wrBucket, seq int32, size int) *wrBatch {
-		return &wrBatch{bs: bs, seq: seq, data: make([]byte, size)}
+	a, b := &writeBucket{}, &writeBucket{}
+	mk := func(bs *writeBucket, seq int32, size int) *writeBatch {
+		return &writeBatch{bs: bs, seq: seq, data: make([]byte, size)}
 	}
-	batches := []*wrBatch{mk(a, 0, 10), mk(a, 1, 10), mk(a, 2, 10), mk(b, 0, 10), mk(b, 1, 10)}
-	reqs := wrSplitRequests(batches, 1000)
+	batches := []*writeBatch{mk(a, 0, 10), mk(a, 1, 10), mk(a, 2, 10), mk(b, 0, 10), mk(b, 1, 10)}
+	reqs := splitRequests(batches, 1000)
 	if len(reqs) != 3 || len(reqs[0]) != 2 || len(reqs[1]) != 2 || len(reqs[2]) != 1 {
 		t.Fatalf("split into %v", reqs)
 	}
 	for i, r := range reqs {
-		seen := map[*wrBucket]bool{}
+		seen := map[*writeBucket]bool{}
 		for _, x := range r {
 			if seen[x.bs] {
 				t.Fatalf("request %d holds two batches of one bucket", i)
@@ -89,8 +89,8 @@ func TestSplitRequests(t *testing.T) {
 			}
 		}
 	}
-	big := []*wrBatch{mk(a, 0, 600), mk(b, 0, 600), mk(&wrBucket{}, 0, 2000)}
-	if reqs := wrSplitRequests(big, 1000); len(reqs) != 3 {
+	big := []*writeBatch{mk(a, 0, 600), mk(b, 0, 600), mk(&writeBucket{}, 0, 2000)}
+	if reqs := splitRequests(big, 1000); len(reqs) != 3 {
 		t.Fatalf("size cap: %d requests, want 3", len(reqs))
 	}
 }
@@ -100,16 +100,16 @@ func TestRestamp(t *testing.T) {
 	for _, kv := range []bool{false, true} {
 		build := func(wid int64, seq int32) []byte {
 			if kv {
-				k := &wrKvBuilder{b: newTestKvBuilder()}
-				out, _ := k.wrBuild(wid, seq)
+				k := &kvBuilder{b: newTestKvBuilder()}
+				out, _ := k.build(wid, seq)
 				return append([]byte(nil), out...)
 			}
 			l := newTestLogBuilder(t)
-			out, _ := l.wrBuild(wid, seq)
+			out, _ := l.build(wid, seq)
 			return append([]byte(nil), out...)
 		}
 		b := build(-1, -1)
-		wrRestamp(kv, b, 42, 7)
+		restamp(kv, b, 42, 7)
 		if want := build(42, 7); string(b) != string(want) {
 			t.Fatalf("kv=%v: restamped batch differs from a fresh one", kv)
 		}
@@ -122,7 +122,7 @@ func newTestKvBuilder() *codec.KvBatchBuilder {
 	return b
 }
 
-func newTestLogBuilder(t *testing.T) *wrLogRowBuilder {
+func newTestLogBuilder(t *testing.T) *logRowBuilder {
 	enc, err := codec.NewCompactedEncoder([]schema.DataType{schema.BigInt(), schema.String()})
 	if err != nil {
 		t.Fatal(err)
@@ -134,5 +134,5 @@ func newTestLogBuilder(t *testing.T) *wrLogRowBuilder {
 	if err := b.Append(codec.AppendOnly, []any{int64(5), "x"}); err != nil {
 		t.Fatal(err)
 	}
-	return &wrLogRowBuilder{b: b}
+	return &logRowBuilder{b: b}
 }

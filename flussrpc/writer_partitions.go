@@ -10,10 +10,10 @@ import (
 	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
-// wrPartitions maps rows of a partitioned table to their partition and its
+// partitionResolver maps rows of a partitioned table to their partition and its
 // id, creating missing partitions when dynamic creation is on (Java
 // DynamicPartitionCreator).
-type wrPartitions struct {
+type partitionResolver struct {
 	t       *Table
 	dynamic bool
 	types   []schema.DataType
@@ -24,7 +24,7 @@ type wrPartitions struct {
 	ids map[string]int64
 }
 
-func newWrPartitions(t *Table, dynamic bool) (*wrPartitions, error) {
+func newPartitionResolver(t *Table, dynamic bool) (*partitionResolver, error) {
 	d := &t.info.Descriptor
 	if !d.IsPartitioned() {
 		return nil, nil
@@ -33,23 +33,23 @@ func newWrPartitions(t *Table, dynamic bool) (*wrPartitions, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &wrPartitions{t: t, dynamic: dynamic, types: d.Schema.Types(), idx: idx, keys: d.PartitionKeys, ids: make(map[string]int64)}, nil
+	return &partitionResolver{t: t, dynamic: dynamic, types: d.Schema.Types(), idx: idx, keys: d.PartitionKeys, ids: make(map[string]int64)}, nil
 }
 
-// wrTarget returns the physical path and partition id (-1 if none) of a row.
-func wrTarget(ctx context.Context, t *Table, p *wrPartitions, row []any) (PhysicalPath, int64, error) {
+// rowTarget returns the physical path and partition id (-1 if none) of a row.
+func rowTarget(ctx context.Context, t *Table, p *partitionResolver, row []any) (PhysicalPath, int64, error) {
 	if p == nil {
-		return wrPhys(t, ""), -1, nil
+		return physicalPathOf(t, ""), -1, nil
 	}
 	return p.resolve(ctx, row)
 }
 
-func (p *wrPartitions) resolve(ctx context.Context, row []any) (PhysicalPath, int64, error) {
+func (p *partitionResolver) resolve(ctx context.Context, row []any) (PhysicalPath, int64, error) {
 	name, err := codec.PartitionNameOf(p.types, p.idx, row)
 	if err != nil {
 		return PhysicalPath{}, 0, err
 	}
-	phys := wrPhys(p.t, name)
+	phys := physicalPathOf(p.t, name)
 	p.mu.Lock()
 	id, ok := p.ids[name]
 	p.mu.Unlock()
@@ -68,7 +68,7 @@ func (p *wrPartitions) resolve(ctx context.Context, row []any) (PhysicalPath, in
 
 // lookup resolves a partition id through metadata, creating the partition
 // (CREATE_PARTITION, ignore if it exists) when it is missing.
-func (p *wrPartitions) lookup(ctx context.Context, phys PhysicalPath, row []any) (int64, error) {
+func (p *partitionResolver) lookup(ctx context.Context, phys PhysicalPath, row []any) (int64, error) {
 	c := p.t.c
 	rt, err := c.routeOf(ctx, phys)
 	if err == nil {
@@ -104,7 +104,7 @@ func (p *wrPartitions) lookup(ctx context.Context, phys PhysicalPath, row []any)
 	}
 }
 
-// wrPhys is the physical path of a partition ("" for none) of t.
-func wrPhys(t *Table, partition string) PhysicalPath {
+// physicalPathOf is the physical path of a partition ("" for none) of t.
+func physicalPathOf(t *Table, partition string) PhysicalPath {
 	return PhysicalPath{TablePath: t.info.Path, Partition: partition}
 }

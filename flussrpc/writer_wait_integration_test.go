@@ -36,8 +36,8 @@ func TestWaitWithoutFlush(t *testing.T) {
 		{name: "delete", pk: []string{"id"}, delete: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			desc := schema.TableDescriptor{Schema: scNewSchema(t, cols, tc.pk...), PartitionKeys: tc.parts, BucketCount: scIntPtr(2)}
-			tbl := scCreateTable(t, c, db, uniqueName("wait"), desc)
+			desc := schema.TableDescriptor{Schema: newSchema(t, cols, tc.pk...), PartitionKeys: tc.parts, BucketCount: intPtr(2)}
+			tbl := createTable(t, c, db, uniqueName("wait"), desc)
 			write := wtWaitWriter(t, tbl, len(tc.pk) > 0, tc.delete)
 			for i := range rows {
 				row := []any{int64(i), []string{"eu", "us"}[i%2]}

@@ -24,6 +24,11 @@
 //	// pl is a *planner.Lookup; pl.(planner.QueryPlan).OutputColumns()
 //	// gives the result columns, and EXPLAIN prints pl.String().
 //
+// Type text is read here too: ParseType and FromParser turn a parsed type
+// ("DECIMAL(10, 2)", or a foreign spelling such as VARCHAR(255)) into a
+// Fluss type, refusing or mapping what Fluss lacks; typeconv.TypeName
+// renders a type back as text.
+//
 // A plan depends on the session's current database and options and on
 // the table's schema id (Table.SchemaID): a cached plan must be rebuilt
 // after USE, SET/RESET or a schema change.

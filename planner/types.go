@@ -15,12 +15,12 @@ import (
 	"github.com/gofluss/fluss/typeconv"
 )
 
-// fromParserType converts a parsed type to a Fluss type with
-// typeconv.FromParser. With lenient, foreign types that have an obvious
+// fromParserType converts a parsed type to a Fluss type with FromParser.
+// With lenient, foreign types that have an obvious
 // Fluss replacement (VARCHAR(n) → STRING, DATETIME → TIMESTAMP, ...) are
 // converted and a notice is returned.
 func fromParserType(t *parser.DataType, lenient bool) (schema.DataType, []string, error) {
-	out, err := typeconv.FromParser(t, lenient)
+	out, err := FromParser(t, lenient)
 	if err != nil {
 		return out, nil, errors.New(strings.TrimPrefix(err.Error(), "fluss: "))
 	}

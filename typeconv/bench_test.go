@@ -16,6 +16,7 @@ func BenchmarkToValue(b *testing.B) {
 		v    any
 	}{
 		{"BIGINT/int64", schema.BigInt(), int64(42)},
+		{"BIGINT/int64-large", schema.BigInt(), int64(1) << 40},
 		{"INT/int", schema.Int(), 42},
 		{"STRING/string", schema.String(), "hello"},
 		{"DECIMAL/string", schema.Decimal(10, 2), "1234.56"},
@@ -40,6 +41,8 @@ func BenchmarkFromValue(b *testing.B) {
 		v    any
 	}{
 		{"BIGINT", schema.BigInt(), int64(42)},
+		{"BIGINT/large", schema.BigInt(), int64(1) << 40},
+		{"STRING", schema.String(), "row with some text"},
 		{"TIMESTAMP_LTZ", schema.TimestampLTZ(3), codec.TimestampLTZOf(time.Now())},
 		{"ARRAY<STRING>/json", schema.ArrayOf(schema.String()), []any{"a", "b", "c"}},
 	} {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/testkit"
 )
 
 // TestCodecAcceptsToValue checks that what ToValue produces is exactly the
@@ -15,7 +16,7 @@ func TestCodecAcceptsToValue(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	// IndexedRow pads CHAR(n)/BINARY(n) to n bytes: keep n small here.
 	var scalars []schema.DataType
-	for _, st := range scalarTypes() {
+	for _, st := range testkit.ScalarTypes() {
 		if st.Length <= 255 {
 			scalars = append(scalars, st)
 		}
@@ -24,7 +25,7 @@ func TestCodecAcceptsToValue(t *testing.T) {
 		types := make([]schema.DataType, 1+r.IntN(4))
 		row := make([]any, len(types))
 		for i := range types {
-			types[i] = randomType(r, scalars, 0)
+			types[i] = testkit.RandomType(r, scalars, 0)
 			// Produce the value the way the driver will: from a Go value
 			// (here the JSON or native rendering) through ToValue.
 			out, err := FromValue(types[i], randomValue(r, types[i], 0), OutOptions{Native: r.IntN(2) == 0})

@@ -3,13 +3,11 @@
 //
 // # Type text
 //
-// ParseType and FromParser turn type text ("DECIMAL(10, 2) NOT NULL",
-// "MAP<STRING, ARRAY<INT>>", "TIMESTAMP(3) WITH LOCAL TIME ZONE") into a
-// schema.DataType; TypeName renders the canonical text, and
-// ParseType(TypeName(t)) equals t for every valid type without ROW field
-// descriptions (TypeName does not render descriptions). Foreign spellings
-// such as VARCHAR(255) or DATETIME(3) are errors naming the Fluss type to
-// use, or, with FromParser's lenient flag, are mapped to it.
+// TypeName renders the canonical Fluss SQL text of a schema.DataType
+// ("DECIMAL(10, 2) NOT NULL", "MAP<STRING, ARRAY<INT>>"). Reading type
+// text is the planner's work (planner.ParseType and planner.FromParser):
+// typeconv imports no SQL package, and planner.ParseType(TypeName(t))
+// equals t for every valid type without ROW field descriptions.
 //
 // # Values in: ToValue
 //

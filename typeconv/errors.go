@@ -27,46 +27,6 @@ var ErrOutOfRange = errors.New("fluss: value out of range")
 // integer type or a DECIMAL value that would need rounding.
 var ErrFraction = errors.New("fluss: value would lose fractional digits")
 
-// UnsupportedTypeError reports type text that parses but is not a Fluss
-// type (VARCHAR(255), DATETIME, INTERVAL ...), in strict mode or when no
-// Fluss type can stand in for it.
-type UnsupportedTypeError struct {
-	// Text is the type as written.
-	Text string
-	// Replacement is the Fluss type to use instead, "" when there is none.
-	Replacement string
-}
-
-// Error formats the error as
-// "fluss: type VARCHAR(255) is not a Fluss type; use STRING".
-func (e *UnsupportedTypeError) Error() string {
-	if e.Replacement == "" {
-		return "fluss: type " + e.Text + " is not a Fluss type"
-	}
-	return "fluss: type " + e.Text + " is not a Fluss type; use " + e.Replacement
-}
-
-// InvalidTypeError reports a Fluss type with parameters out of range, such
-// as DECIMAL(50, 2) or TIMESTAMP(12), or a malformed parsed type.
-type InvalidTypeError struct {
-	// Text is the type as written.
-	Text string
-	// Err is the underlying reason.
-	Err error
-}
-
-// Error formats the error as "fluss: invalid type DECIMAL(50, 2): ...".
-func (e *InvalidTypeError) Error() string {
-	msg := ""
-	if e.Err != nil {
-		msg = strings.TrimPrefix(e.Err.Error(), "schema: ")
-	}
-	return "fluss: invalid type " + e.Text + ": " + msg
-}
-
-// Unwrap returns the underlying reason.
-func (e *InvalidTypeError) Unwrap() error { return e.Err }
-
 // ConversionError reports a Go value that cannot be converted to (ToValue)
 // or from (FromValue) a Fluss type.
 type ConversionError struct {

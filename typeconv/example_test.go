@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gofluss/fluss/planner"
 	"github.com/gofluss/fluss/typeconv"
 )
 
 func Example() {
 	// Type text in, canonical text and column metadata out.
-	typ, err := typeconv.ParseType("ROW(id BIGINT NOT NULL, tags STRING ARRAY, price DECIMAL(10, 2))")
+	typ, err := planner.ParseType("ROW(id BIGINT NOT NULL, tags STRING ARRAY, price DECIMAL(10, 2))")
 	if err != nil {
 		panic(err)
 	}
@@ -19,7 +20,7 @@ func Example() {
 	fmt.Println(col.DatabaseTypeName(), col.ScanType())
 
 	// Foreign spellings name their Fluss replacement.
-	_, err = typeconv.ParseType("VARCHAR(255)")
+	_, err = planner.ParseType("VARCHAR(255)")
 	fmt.Println(err)
 
 	// A Go value in: a struct bound by db tags.

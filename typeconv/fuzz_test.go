@@ -7,62 +7,6 @@ import (
 	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
-// stripDescriptions removes ROW field descriptions, which TypeName does not
-// render.
-func stripDescriptions(t schema.DataType) schema.DataType {
-	t = t.Clone()
-	var walk func(*schema.DataType)
-	walk = func(d *schema.DataType) {
-		for _, c := range []*schema.DataType{d.Elem, d.Key, d.Value} {
-			if c != nil {
-				walk(c)
-			}
-		}
-		for i := range d.Fields {
-			d.Fields[i].Description = ""
-			walk(&d.Fields[i].Type)
-		}
-	}
-	walk(&t)
-	return t
-}
-
-func FuzzParseType(f *testing.F) {
-	for _, s := range goldenTypes {
-		f.Add(s)
-	}
-	for _, s := range []string{
-		"VARCHAR(255)", "DATETIME(3) NOT NULL", "ROW<a INT 'desc', `b``c` MAP<STRING, ARRAY<BYTES>>>",
-		"MAP<ROW<>, INT ARRAY ARRAY>", "TIMESTAMP(3) WITH TIME ZONE", "INTERVAL DAY(2) TO SECOND(3)",
-		"DECIMAL(99999999999999999999)", "CHAR(2147483648)", "ROW(", "ARRAY<", "`", "'", "MULTISET<INT>",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		typ, err := ParseType(text)
-		if err != nil {
-			if err.Error() == "" {
-				t.Fatal("empty error message")
-			}
-			return
-		}
-		if err := typ.Validate(); err != nil {
-			t.Fatalf("ParseType(%q) returned an invalid type %s: %v", text, typ, err)
-		}
-		name := TypeName(typ)
-		again, err := ParseType(name)
-		if err != nil {
-			t.Fatalf("ParseType(TypeName(ParseType(%q))) = ParseType(%q): %v", text, name, err)
-		}
-		if want := stripDescriptions(typ); !again.Equal(want) {
-			t.Fatalf("round trip of %q: %s != %s", text, again, want)
-		}
-		c := Column(typ)
-		_ = c.DatabaseTypeName()
-		_ = c.ScanType()
-	})
-}
-
 // fuzzTypes are the types FuzzToValueString feeds every string into: each
 // scalar root (with several precisions) plus the complex types, which
 // accept JSON text.

@@ -88,6 +88,9 @@ func (c *inConv) convert(t schema.DataType, v any, path string, depth int) (any,
 		n, err := c.toInt(t, v, path, math.MinInt32, math.MaxInt32)
 		return result(int32(n), err)
 	case schema.RootBigInt:
+		if _, isInt64 := v.(int64); isInt64 {
+			return v, nil // as it is: boxing it again would allocate
+		}
 		return result(c.toInt(t, v, path, math.MinInt64, math.MaxInt64))
 	case schema.RootFloat:
 		f, err := c.toFloat(t, v, path, 32)
@@ -95,7 +98,11 @@ func (c *inConv) convert(t schema.DataType, v any, path string, depth int) (any,
 	case schema.RootDouble:
 		return result(c.toFloat(t, v, path, 64))
 	case schema.RootChar, schema.RootString:
-		return result(c.toString(t, v, path))
+		str, err := c.toString(t, v, path)
+		if in, isStr := v.(string); isStr && err == nil && in == str {
+			return v, nil // as it is, checked: boxing it again would allocate
+		}
+		return result(str, err)
 	case schema.RootBinary, schema.RootBytes:
 		return result(c.toBytes(t, v, path))
 	case schema.RootDecimal:

@@ -98,14 +98,19 @@ func badValue(t schema.DataType, v any, path string) error {
 	return convErr(t, v, path, fmt.Sprintf("unexpected Go value %T for this column type", v), nil)
 }
 
-// scalar converts a non-complex value.
+// scalar converts a non-complex value. A value that already has its
+// database/sql type is returned as the same interface value: boxing it
+// again would cost an allocation per value of every row read.
 func (o *outConv) scalar(t schema.DataType, v any, path string) (driver.Value, error) {
 	switch t.Root {
 	case schema.RootBoolean:
-		if b, isBool := v.(bool); isBool {
-			return b, nil
+		if _, isBool := v.(bool); isBool {
+			return v, nil
 		}
 	case schema.RootTinyInt, schema.RootSmallInt, schema.RootInt, schema.RootBigInt:
+		if _, isInt64 := v.(int64); isInt64 {
+			return v, nil
+		}
 		if n, isInt := asInt(v); isInt {
 			return n, nil
 		}
@@ -117,11 +122,11 @@ func (o *outConv) scalar(t schema.DataType, v any, path string) (driver.Value, e
 		case float32:
 			return float64(f), nil
 		case float64:
-			return f, nil
+			return v, nil
 		}
 	case schema.RootChar, schema.RootString:
-		if s, isStr := v.(string); isStr {
-			return s, nil
+		if _, isStr := v.(string); isStr {
+			return v, nil
 		}
 	case schema.RootBinary, schema.RootBytes:
 		if b, isBytes := v.([]byte); isBytes {

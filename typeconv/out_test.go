@@ -430,7 +430,7 @@ func randomValue(r *rand.Rand, t schema.DataType, depth int) any {
 // other session zones.
 func TestValueRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	scalars := scalarTypes()
+	scalars := testkit.ScalarTypes()
 	locs := []*time.Location{nil, time.UTC, time.FixedZone("", -5*3600), time.FixedZone("", 13*3600+45*60)}
 	for _, name := range []string{"America/Sao_Paulo", "Europe/Amsterdam", "Asia/Kathmandu"} {
 		if l, err := time.LoadLocation(name); err == nil {
@@ -438,7 +438,7 @@ func TestValueRoundTrip(t *testing.T) {
 		}
 	}
 	for i := range 4000 {
-		typ := randomType(r, scalars, 0)
+		typ := testkit.RandomType(r, scalars, 0)
 		v := randomValue(r, typ, 0)
 		loc := locs[i%len(locs)]
 		for _, native := range []bool{false, true} {

@@ -1,8 +1,8 @@
 package main
 
 // End-to-end tests: the flussql binary, built once per test run, against
-// the real Fluss cluster (internal/clustertest; they fail, never skip,
-// when there is none).
+// the real Fluss cluster (internal/clustertest: they skip unless make test
+// asks for them, and then fail, never skip, when there is none).
 
 import (
 	"bytes"

@@ -1,9 +1,8 @@
-package typeconv
+package planner
 
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -12,60 +11,11 @@ import (
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/internal/testkit"
 	"github.com/gofluss/fluss/parser"
+	"github.com/gofluss/fluss/typeconv"
 )
 
-// scalarTypes returns every scalar type with every precision (DECIMAL: all
-// valid precision/scale pairs) and a spread of lengths, nullable.
-func scalarTypes() []schema.DataType {
-	ts := []schema.DataType{
-		schema.Boolean(), schema.TinyInt(), schema.SmallInt(), schema.Int(), schema.BigInt(),
-		schema.Float(), schema.Double(), schema.String(), schema.Bytes(), schema.Date(),
-	}
-	for _, n := range []int{1, 2, 10, 255, 65535, math.MaxInt32} {
-		ts = append(ts, schema.Char(n), schema.Binary(n))
-	}
-	for p := 1; p <= 38; p++ {
-		for s := 0; s <= p; s++ {
-			ts = append(ts, schema.Decimal(p, s))
-		}
-	}
-	for p := 0; p <= 9; p++ {
-		ts = append(ts, schema.Time(p), schema.Timestamp(p), schema.TimestampLTZ(p))
-	}
-	return ts
-}
-
-var fieldNames = []string{"a", "B_2", "_x", "not", "NULL", "select", "a b", "with`tick", "ümlaut", "1x", "", "ROW"}
-
-// randomType builds a random (possibly nested) valid type.
-func randomType(r *rand.Rand, scalars []schema.DataType, depth int) schema.DataType {
-	var t schema.DataType
-	switch k := r.IntN(10); {
-	case depth > 3 || k < 6:
-		t = scalars[r.IntN(len(scalars))]
-	case k == 6 || k == 7:
-		t = schema.ArrayOf(randomType(r, scalars, depth+1))
-	case k == 8:
-		t = schema.MapOf(randomType(r, scalars, depth+1), randomType(r, scalars, depth+1))
-	default:
-		n := r.IntN(4)
-		var fs []schema.Field
-		used := map[string]bool{}
-		for range n {
-			name := fieldNames[r.IntN(len(fieldNames))]
-			if name == "" || used[name] {
-				continue
-			}
-			used[name] = true
-			fs = append(fs, schema.NewField(name, randomType(r, scalars, depth+1)))
-		}
-		t = schema.RowOf(fs...)
-	}
-	return t.WithNullable(r.IntN(3) != 0)
-}
-
 func TestRoundTripEveryScalar(t *testing.T) {
-	for _, base := range scalarTypes() {
+	for _, base := range testkit.ScalarTypes() {
 		for _, nullable := range []bool{true, false} {
 			typ := base.WithNullable(nullable)
 			checkRoundTrip(t, typ)
@@ -80,9 +30,9 @@ func TestRoundTripEveryScalar(t *testing.T) {
 
 func TestRoundTripRandomNested(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	scalars := scalarTypes()
+	scalars := testkit.ScalarTypes()
 	for range 3000 {
-		checkRoundTrip(t, randomType(r, scalars, 0))
+		checkRoundTrip(t, testkit.RandomType(r, scalars, 0))
 	}
 	checkRoundTrip(t, schema.RowOf())
 	checkRoundTrip(t, schema.RowOf().NotNull())
@@ -95,7 +45,7 @@ func checkRoundTrip(t *testing.T, typ schema.DataType) {
 	if err := typ.Validate(); err != nil {
 		t.Fatalf("test bug: invalid type %s: %v", typ, err)
 	}
-	text := TypeName(typ)
+	text := typeconv.TypeName(typ)
 	got, err := ParseType(text)
 	if err != nil {
 		t.Fatalf("ParseType(%q): %v", text, err)
@@ -103,8 +53,8 @@ func checkRoundTrip(t *testing.T, typ schema.DataType) {
 	if !got.Equal(typ) {
 		t.Fatalf("ParseType(TypeName(t)) = %s, want %s", got, typ)
 	}
-	if TypeName(got) != text {
-		t.Fatalf("TypeName not stable: %q vs %q", TypeName(got), text)
+	if typeconv.TypeName(got) != text {
+		t.Fatalf("TypeName not stable: %q vs %q", typeconv.TypeName(got), text)
 	}
 }
 
@@ -340,8 +290,8 @@ func TestGoldenTypeNames(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ParseType(%q): %v", in, err)
 		}
-		c := Column(typ)
-		nc := ColumnFor(typ, OutOptions{Native: true})
+		c := typeconv.Column(typ)
+		nc := typeconv.ColumnFor(typ, typeconv.OutOptions{Native: true})
 		nullable, _ := c.Nullable()
 		ps := "-"
 		if p, s, ok := c.PrecisionScale(); ok {
@@ -352,29 +302,67 @@ func TestGoldenTypeNames(t *testing.T) {
 			length = fmt.Sprint(n)
 		}
 		fmt.Fprintf(&b, "%s | %s | %s | %s | %v | %s | %s | %s\n",
-			in, TypeName(typ), c.DatabaseTypeName(), c.ScanType(), nullable, ps, length, nc.ScanType())
+			in, typeconv.TypeName(typ), c.DatabaseTypeName(), c.ScanType(), nullable, ps, length, nc.ScanType())
 	}
 	golden := filepath.Join("testdata", "typenames.golden")
 	want, _ := testkit.Golden(t, golden, []byte(b.String()))
 	if got := b.String(); got != string(want) {
-		t.Errorf("type-name table differs from %s (rerun with -update after checking):\n%s", golden, lineDiff(string(want), got))
+		t.Errorf("type-name table differs from %s (rerun with -update after checking):\n%s", golden, firstDiff(string(want), got))
 	}
 }
 
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
+// stripDescriptions removes ROW field descriptions, which TypeName does not
+// render.
+func stripDescriptions(t schema.DataType) schema.DataType {
+	t = t.Clone()
+	var walk func(*schema.DataType)
+	walk = func(d *schema.DataType) {
+		for _, c := range []*schema.DataType{d.Elem, d.Key, d.Value} {
+			if c != nil {
+				walk(c)
+			}
 		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			fmt.Fprintf(&b, "-%s\n+%s\n", wl, gl)
+		for i := range d.Fields {
+			d.Fields[i].Description = ""
+			walk(&d.Fields[i].Type)
 		}
 	}
-	return b.String()
+	walk(&t)
+	return t
+}
+
+func FuzzParseType(f *testing.F) {
+	for _, s := range goldenTypes {
+		f.Add(s)
+	}
+	for _, s := range []string{
+		"VARCHAR(255)", "DATETIME(3) NOT NULL", "ROW<a INT 'desc', `b``c` MAP<STRING, ARRAY<BYTES>>>",
+		"MAP<ROW<>, INT ARRAY ARRAY>", "TIMESTAMP(3) WITH TIME ZONE", "INTERVAL DAY(2) TO SECOND(3)",
+		"DECIMAL(99999999999999999999)", "CHAR(2147483648)", "ROW(", "ARRAY<", "`", "'", "MULTISET<INT>",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		typ, err := ParseType(text)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error message")
+			}
+			return
+		}
+		if err := typ.Validate(); err != nil {
+			t.Fatalf("ParseType(%q) returned an invalid type %s: %v", text, typ, err)
+		}
+		name := typeconv.TypeName(typ)
+		again, err := ParseType(name)
+		if err != nil {
+			t.Fatalf("ParseType(TypeName(ParseType(%q))) = ParseType(%q): %v", text, name, err)
+		}
+		if want := stripDescriptions(typ); !again.Equal(want) {
+			t.Fatalf("round trip of %q: %s != %s", text, again, want)
+		}
+		c := typeconv.Column(typ)
+		_ = c.DatabaseTypeName()
+		_ = c.ScanType()
+	})
 }
