@@ -162,7 +162,7 @@ BENCH_JAVA_CP = $(BENCH_JAVA)/target/bench.classpath
 
 bench-peers: peers $(BENCH_JAVA_CP)
 	@FLUSS_SASL=1 $(CLUSTER) up
-	FLUSS_SASL=1 $(GO) run ./bench/benchpeers -rows $(ROWS) -rounds $(ROUNDS) -lookup-time $(LOOKUP_TIME) \
+	$(INTEGRATION) $(GO) run ./bench/benchpeers -rows $(ROWS) -rounds $(ROUNDS) -lookup-time $(LOOKUP_TIME) \
 	  -python $(CURDIR)/$(PEER_PY) -java "$(CURDIR)/$(BENCH_JAVA)/target/classes:$$(cat $(BENCH_JAVA_CP))"
 
 $(BENCH_JAVA_CP): $(BENCH_JAVA)/pom.xml $(wildcard $(BENCH_JAVA)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go

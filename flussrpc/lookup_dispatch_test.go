@@ -204,10 +204,10 @@ func TestLookupDispatchSendsOwnCallInline(t *testing.T) {
 		d.submitOwn(cctx, []*lookupCall{own})
 		close(returned)
 	}()
-	r := f.next()
+	r := f.Next()
 	other := newTestCall(ctx, f, 0, "b")
 	d.submit(other)
-	f.none(50 * time.Millisecond) // queued behind the request in flight
+	f.ExpectNone(50 * time.Millisecond) // queued behind the request in flight
 	cancel()
 	select {
 	case <-returned:
@@ -218,7 +218,7 @@ func TestLookupDispatchSendsOwnCallInline(t *testing.T) {
 		t.Fatalf("cancelled lookup: %v", err)
 	}
 	lookupReply(t, r, 0) // the late answer is dropped
-	if n := lookupReply(t, f.next(), 0); n != 1 {
+	if n := lookupReply(t, f.Next(), 0); n != 1 {
 		t.Fatalf("queued request carried %d keys", n)
 	}
 	if err := other.wait(ctx); err != nil || string(other.value) != "\x01\x00b" {
