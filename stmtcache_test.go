@@ -3,7 +3,11 @@ package fluss_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"testing"
+	"time"
+
+	"github.com/gofluss/fluss"
 )
 
 // queryOn runs query on conn, or the prepared statement st when it is
@@ -92,5 +96,32 @@ func TestStatementCacheFollowsUse(t *testing.T) {
 		if v != want {
 			t.Fatalf("after USE %s: v = %q, want %q", d, v, want)
 		}
+	}
+}
+
+// TestKeptPlanAfterOtherSessionsDrop: a statement run before fails with
+// ErrTableNotExist once another session dropped its table, as a fresh
+// statement does.
+func TestKeptPlanAfterOtherSessionsDrop(t *testing.T) {
+	db := openDB(t, "")
+	d := uniqueDB(t, db)
+	mustExec(t, db, "CREATE TABLE "+d+".t (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
+	mustExec(t, db, "INSERT INTO "+d+".t VALUES (1, 'a')")
+	ctx := context.Background()
+	reader, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	query := "SELECT v FROM " + d + ".t WHERE id = ?"
+	var v string
+	if err := reader.QueryRowContext(ctx, query, 1).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, "DROP TABLE "+d+".t")
+	qctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := reader.QueryRowContext(qctx, query, 1).Scan(&v); !errors.Is(err, fluss.ErrTableNotExist) {
+		t.Fatalf("after another session's DROP TABLE: %v, want ErrTableNotExist", err)
 	}
 }
