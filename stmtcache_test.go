@@ -27,22 +27,30 @@ func queryOn(t *testing.T, conn *sql.Conn, st *sql.Stmt, query string, args ...a
 	return readStrings(t, rows)
 }
 
+// keptPlanEnv makes table d.t (id INT, v STRING, key id) holding (1, 'a')
+// and opens a connection to read it with.
+func keptPlanEnv(t *testing.T) (*sql.DB, string, *sql.Conn) {
+	t.Helper()
+	db := openDB(t, "")
+	d := uniqueDB(t, db)
+	mustExec(t, db, "CREATE TABLE "+d+".t (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
+	mustExec(t, db, "INSERT INTO "+d+".t VALUES (1, 'a')")
+	reader, err := db.Conn(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { reader.Close() })
+	return db, d, reader
+}
+
 // TestKeptPlanSeesOtherSessionsAlter: a statement run before (the
 // statement cache of unprepared calls, or a prepared statement) is planned
 // again when another session of the same sql.DB altered its table. Before,
 // a prepared statement kept its plan, and so the old columns, for as long
 // as the session lived.
 func TestKeptPlanSeesOtherSessionsAlter(t *testing.T) {
-	db := openDB(t, "")
-	d := uniqueDB(t, db)
-	mustExec(t, db, "CREATE TABLE "+d+".t (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
-	mustExec(t, db, "INSERT INTO "+d+".t VALUES (1, 'a')")
+	db, d, reader := keptPlanEnv(t)
 	ctx := context.Background()
-	reader, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reader.Close()
 	query := "SELECT * FROM " + d + ".t WHERE id = ?"
 	st, err := reader.PrepareContext(ctx, query)
 	if err != nil {
@@ -103,16 +111,8 @@ func TestStatementCacheFollowsUse(t *testing.T) {
 // ErrTableNotExist once another session dropped its table, as a fresh
 // statement does.
 func TestKeptPlanAfterOtherSessionsDrop(t *testing.T) {
-	db := openDB(t, "")
-	d := uniqueDB(t, db)
-	mustExec(t, db, "CREATE TABLE "+d+".t (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
-	mustExec(t, db, "INSERT INTO "+d+".t VALUES (1, 'a')")
+	db, d, reader := keptPlanEnv(t)
 	ctx := context.Background()
-	reader, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reader.Close()
 	query := "SELECT v FROM " + d + ".t WHERE id = ?"
 	var v string
 	if err := reader.QueryRowContext(ctx, query, 1).Scan(&v); err != nil {
