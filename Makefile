@@ -27,7 +27,7 @@ SUBMODULES = gorm examples/gorm examples/bun
 in_modules = for m in $(SUBMODULES); do (cd $$m && $(1)) || exit 1; done
 
 .PHONY: all build demo test fault-test lint vet fmt-check staticcheck peers generate \
-        cluster-up cluster-down cluster-status fuzz bench clean javapeer
+        cluster-up cluster-down cluster-status fuzz bench bench-peers clean javapeer
 
 all: build
 
@@ -45,6 +45,8 @@ demo:
 
 ## test: lint, unit tests, fuzz seeds and the integration suite against a real
 ## local cluster (started here with a SASL listener, stopped at the end).
+## FLUSS_INTEGRATION=1 turns the integration tests on: without it (plain
+## `go test ./...`) they skip, and the unit tests run alone in seconds.
 ## Packages run one at a time (-p 1): a Fluss 0.9.1 coordinator under heavy
 ## concurrent DDL can miss a table's creation (its ZooKeeper cache sees the
 ## table node only after its data was written) and never elect leaders for it.
@@ -53,16 +55,18 @@ demo:
 ## cluster of its own: three tablet servers, replication 3, on
 ## FLUSS_FAULT_PORT (default FLUSS_PORT + 50, clear of the main cluster's
 ## ports), started and stopped here; it kills servers and cuts connections.
+INTEGRATION = FLUSS_SASL=1 FLUSS_INTEGRATION=1
+
 test: lint peers javapeer
 	@FLUSS_SASL=1 $(CLUSTER) up
-	@status=0; FLUSS_SASL=1 $(GO) test -race -count=1 -p 1 -timeout 60m ./... || status=$$?; \
+	@status=0; $(INTEGRATION) $(GO) test -race -count=1 -p 1 -timeout 60m ./... || status=$$?; \
 	  for m in $(SUBMODULES); do \
-	    (cd $$m && FLUSS_SASL=1 $(GO) test -race -count=1 -p 1 -timeout 20m ./...) || status=$$?; \
+	    (cd $$m && $(INTEGRATION) $(GO) test -race -count=1 -p 1 -timeout 20m ./...) || status=$$?; \
 	  done; \
 	  FLUSS_SASL=1 $(CLUSTER) down; \
 	  [ $$status -eq 0 ] || exit $$status; $(MAKE) --no-print-directory fault-test
 
-FAULT_ENV = FLUSS_SASL=1 FLUSS_TABLETS=3 \
+FAULT_ENV = $(INTEGRATION) FLUSS_TABLETS=3 \
 	FLUSS_PORT=$${FLUSS_FAULT_PORT:-$$(( $${FLUSS_PORT:-9123} + 50 ))}
 
 ## fault-test: the fault-injection suite alone, on its own 3-tablet cluster.
@@ -106,10 +110,16 @@ JAVAPEER_CP   = $(JAVAPEER)/target/peer.classpath
 
 javapeer: $(JAVAPEER_CP)
 
-$(JAVAPEER_CP): $(JAVAPEER)/pom.xml $(wildcard $(JAVAPEER)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go
+# mvn_compile builds the Maven project whose target/ holds the classpath
+# file being made, against fluss-client at FLUSS_VERSION.
+define mvn_compile
 	@command -v mvn >/dev/null || { echo "mvn missing: apt-get install maven"; exit 1; }
-	mvn -B -q -f $(JAVAPEER)/pom.xml -Dfluss.version=$(FLUSS_VERSION) compile
+	mvn -B -q -f $(dir $@)../pom.xml -Dfluss.version=$(FLUSS_VERSION) compile
 	@touch $@
+endef
+
+$(JAVAPEER_CP): $(JAVAPEER)/pom.xml $(wildcard $(JAVAPEER)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go
+	$(mvn_compile)
 
 ## generate: regenerate the protobuf Go code from flussrpc/pb/fluss_api.proto.
 generate:
@@ -134,9 +144,29 @@ fuzz:
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; done
 
-## bench: micro-benchmarks of the codecs and client.
+## bench: every `go test` benchmark: codecs, and the client's paths against
+## the local cluster (started here like for make test).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	@FLUSS_SASL=1 $(CLUSTER) up
+	$(INTEGRATION) $(GO) test -run '^$$' -bench . -benchmem ./...
+
+## bench-peers: this client, the Java client and pyfluss side by side on the
+## local cluster, each workload in its own process, plus the server ceiling;
+## prints a table and writes it under bench/results/. Not part of make test.
+## A quick run: make bench-peers ROWS=100000 ROUNDS=1 (LOOKUP_TIME: per lookup run)
+ROWS        ?= 1000000
+ROUNDS      ?= 3
+LOOKUP_TIME ?= 5s
+BENCH_JAVA    = bench/java
+BENCH_JAVA_CP = $(BENCH_JAVA)/target/bench.classpath
+
+bench-peers: peers $(BENCH_JAVA_CP)
+	@FLUSS_SASL=1 $(CLUSTER) up
+	$(INTEGRATION) $(GO) run ./bench/benchpeers -rows $(ROWS) -rounds $(ROUNDS) -lookup-time $(LOOKUP_TIME) \
+	  -python $(CURDIR)/$(PEER_PY) -java "$(CURDIR)/$(BENCH_JAVA)/target/classes:$$(cat $(BENCH_JAVA_CP))"
+
+$(BENCH_JAVA_CP): $(BENCH_JAVA)/pom.xml $(wildcard $(BENCH_JAVA)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go
+	$(mvn_compile)
 
 clean:
-	rm -rf $(GOBIN) $(VENV) $(JAVAPEER)/target
+	rm -rf $(GOBIN) $(VENV) $(JAVAPEER)/target $(BENCH_JAVA)/target

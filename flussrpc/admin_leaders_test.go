@@ -28,37 +28,37 @@ func TestCreateTableWaitsForLeaders(t *testing.T) {
 			defer cancel()
 			done <- f.c.Admin().CreateTable(ctx, f.path, desc, false, opts...)
 		}()
-		r := f.next()
-		if r.api != APIKeyCreateTable {
-			t.Fatalf("got %s, want CREATE_TABLE", r.api)
+		r := f.Next()
+		if APIKey(r.API) != APIKeyCreateTable {
+			t.Fatalf("got %s, want CREATE_TABLE", APIKey(r.API))
 		}
-		r.sc.reply(r.id, &pb.CreateTableResponse{})
+		r.Reply(&pb.CreateTableResponse{})
 		return done
 	}
 
 	t.Run("leaders elected late", func(t *testing.T) {
 		f := newFakeCluster(t, 2, APIKeyCreateTable)
-		f.setLeaderless(0, 1)
+		f.SetLeaderless(0, 1)
 		done := create(f, 10*time.Second)
 		select {
 		case err := <-done:
 			t.Fatalf("CreateTable returned before any bucket had a leader: %v", err)
 		case <-time.After(300 * time.Millisecond):
 		}
-		f.setLeaderless(1)
+		f.SetLeaderless(1)
 		select {
 		case err := <-done:
 			t.Fatalf("CreateTable returned while bucket 1 had no leader: %v", err)
 		case <-time.After(300 * time.Millisecond):
 		}
-		f.setLeaderless()
+		f.SetLeaderless()
 		if err := waitErr(t, done); err != nil {
 			t.Fatal(err)
 		}
 	})
 	t.Run("never", func(t *testing.T) {
 		f := newFakeCluster(t, 2, APIKeyCreateTable)
-		f.setLeaderless(1)
+		f.SetLeaderless(1)
 		err := waitErr(t, create(f, time.Second))
 		if !errors.Is(err, ErrNoLeaders) || !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("error = %v, want ErrNoLeaders and the deadline", err)
@@ -71,7 +71,7 @@ func TestCreateTableWaitsForLeaders(t *testing.T) {
 	})
 	t.Run("NoLeaderWait", func(t *testing.T) {
 		f := newFakeCluster(t, 2, APIKeyCreateTable)
-		f.setLeaderless(0, 1)
+		f.SetLeaderless(0, 1)
 		if err := waitErr(t, create(f, 10*time.Second, NoLeaderWait())); err != nil {
 			t.Fatal(err)
 		}

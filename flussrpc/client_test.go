@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gofluss/fluss/flussrpc/pb"
+	"github.com/gofluss/fluss/internal/fakefluss"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -32,25 +33,25 @@ func TestAnyReadSkipsARefusingServer(t *testing.T) {
 	defer close(stop)
 	go func() {
 		for {
-			var r fakeRequest
+			var r fakefluss.Request
 			select {
-			case r = <-live.reqs:
+			case r = <-live.Requests():
 			case <-stop:
 				return
 			}
-			if r.api == APIKeyListDatabases {
-				r.sc.reply(r.id, &pb.ListDatabasesResponse{DatabaseName: []string{"fluss"}})
+			if APIKey(r.API) == APIKeyListDatabases {
+				r.Reply(&pb.ListDatabasesResponse{DatabaseName: []string{"fluss"}})
 				continue
 			}
-			r.sc.reply(r.id, &pb.MetadataResponse{
-				CoordinatorServer: node(0, live.addr()),
-				TabletServers:     []*pb.PbServerNode{node(1, live.addr()), node(2, dead)},
+			r.Reply(&pb.MetadataResponse{
+				CoordinatorServer: node(0, live.Addr()),
+				TabletServers:     []*pb.PbServerNode{node(1, live.Addr()), node(2, dead)},
 			})
 		}
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := NewClient(ctx, Config{Bootstrap: []string{live.addr()}})
+	c, err := NewClient(ctx, Config{Bootstrap: []string{live.Addr()}})
 	if err != nil {
 		t.Fatal(err)
 	}

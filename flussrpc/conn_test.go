@@ -13,10 +13,11 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gofluss/fluss/flussrpc/pb"
+	"github.com/gofluss/fluss/internal/fakefluss"
 )
 
 func TestHandshakeNegotiatesVersions(t *testing.T) {
-	s := newFakeServerWith(t, func(s *fakeServer) { s.serverType = 1 },
+	s := newFakeServerWith(t, fakefluss.Config{ServerType: fakefluss.Coordinator},
 		APIKeyGetTableInfo, APIKeyPutKV, APIKeyLookup)
 	c := dialTest(t, s, ConnConfig{})
 	if got := c.serverType(); got != ServerTypeCoordinator {
@@ -63,7 +64,8 @@ func TestHandshakeSendsClientIdentity(t *testing.T) {
 		var req pb.ApiVersionsRequest
 		_ = proto.Unmarshal(p[requestHeaderSize:], &req)
 		got <- &req
-		(&serverConn{nc: nc}).reply(int32(binary.BigEndian.Uint32(p[4:])), &pb.ApiVersionsResponse{})
+		body, _ := proto.Marshal(&pb.ApiVersionsResponse{})
+		_, _ = nc.Write(fakefluss.ResponseFrame(fakefluss.Success, int32(binary.BigEndian.Uint32(p[4:])), body))
 	}()
 	c, err := dialConn(context.Background(), ln.Addr().String(), ConnConfig{})
 	if err != nil {
@@ -102,13 +104,13 @@ func TestPipeliningOutOfOrder(t *testing.T) {
 	}
 	// Collect all requests first, so they are provably in flight
 	// together, then answer them in reverse order.
-	reqs := make([]fakeRequest, n)
+	reqs := make([]fakefluss.Request, n)
 	for i := range reqs {
-		reqs[i] = s.next()
+		reqs[i] = s.Next()
 	}
 	for i := n - 1; i >= 0; i-- {
 		r := reqs[i]
-		r.sc.reply(r.id, tableInfoResp(int64(tableName(t, r)[0])))
+		r.Reply(tableInfoResp(int64(tableName(t, r)[0])))
 	}
 	wg.Wait()
 	close(errs)
@@ -127,7 +129,7 @@ func TestCancelDropsLateReplyConnStaysUsable(t *testing.T) {
 		var resp pb.GetTableInfoResponse
 		done <- c.call(ctx, APIKeyGetTableInfo, tableInfoReq("slow"), &resp)
 	}()
-	late := s.next()
+	late := s.Next()
 	cancel()
 	err := waitErr(t, done)
 	if !errors.Is(err, context.Canceled) {
@@ -138,7 +140,7 @@ func TestCancelDropsLateReplyConnStaysUsable(t *testing.T) {
 	}
 	// The late reply arrives after the caller left; it must be dropped,
 	// not delivered to the next caller.
-	late.sc.reply(late.id, tableInfoResp(666))
+	late.Reply(tableInfoResp(666))
 
 	go func() {
 		var resp pb.GetTableInfoResponse
@@ -148,8 +150,8 @@ func TestCancelDropsLateReplyConnStaysUsable(t *testing.T) {
 		}
 		done <- err
 	}()
-	r := s.next()
-	r.sc.reply(r.id, tableInfoResp(7))
+	r := s.Next()
+	r.Reply(tableInfoResp(7))
 	if err := waitErr(t, done); err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +190,7 @@ func TestCancelWhileWaitingForWriteSlot(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want DeadlineExceeded", err)
 	}
-	s.expectNone(50 * time.Millisecond)
+	s.ExpectNone(50 * time.Millisecond)
 	if c.isClosed() {
 		t.Fatal("connection closed")
 	}
@@ -202,8 +204,8 @@ func TestErrorResponseMapsToError(t *testing.T) {
 		var resp pb.GetTableInfoResponse
 		done <- c.call(context.Background(), APIKeyGetTableInfo, tableInfoReq("nope"), &resp)
 	}()
-	r := s.next()
-	r.sc.replyError(r.id, 7, "Table 'db.nope' does not exist.")
+	r := s.Next()
+	r.ReplyError(7, "Table 'db.nope' does not exist.")
 	err := waitErr(t, done)
 	if !errors.Is(err, ErrTableNotExist) {
 		t.Fatalf("err = %v, want ErrTableNotExist", err)
@@ -227,9 +229,9 @@ func TestServerFailureFailsAllPendingAndCloses(t *testing.T) {
 			done <- c.call(context.Background(), APIKeyGetTableInfo, tableInfoReq(name), &resp)
 		}()
 	}
-	r := s.next()
-	s.next()
-	r.sc.write(serverFailureBytes(-1, "frame too large"))
+	r := s.Next()
+	s.Next()
+	r.Write(fakefluss.ServerFailureFrame(-1, "frame too large"))
 	for range 2 {
 		err := waitErr(t, done)
 		var fe *Error
@@ -262,10 +264,10 @@ func TestPeerClosesMidFrame(t *testing.T) {
 		var resp pb.GetTableInfoResponse
 		done <- c.call(context.Background(), APIKeyGetTableInfo, tableInfoReq("a"), &resp)
 	}()
-	r := s.next()
-	full := responseBytes(respSuccess, r.id, make([]byte, 100))
-	r.sc.write(full[:30])
-	_ = r.sc.nc.Close()
+	r := s.Next()
+	full := fakefluss.ResponseFrame(fakefluss.Success, r.ID, make([]byte, 100))
+	r.Write(full[:30])
+	r.CloseConn()
 	err := waitErr(t, done)
 	var te *TransportError
 	if !errors.As(err, &te) || te.Op != "read" || !errors.Is(err, io.ErrUnexpectedEOF) {
@@ -287,8 +289,8 @@ func TestOversizedResponseClosesConn(t *testing.T) {
 		var resp pb.GetTableInfoResponse
 		done <- c.call(context.Background(), APIKeyGetTableInfo, tableInfoReq("a"), &resp)
 	}()
-	r := s.next()
-	r.sc.write(responseBytes(respSuccess, r.id, make([]byte, 2<<10)))
+	r := s.Next()
+	r.Write(fakefluss.ResponseFrame(fakefluss.Success, r.ID, make([]byte, 2<<10)))
 	err := waitErr(t, done)
 	if !errors.Is(err, errFrame) {
 		t.Fatalf("err = %v, want a frame error", err)
@@ -303,8 +305,8 @@ func TestUnknownResponseTypeClosesConn(t *testing.T) {
 		var resp pb.GetTableInfoResponse
 		done <- c.call(context.Background(), APIKeyGetTableInfo, tableInfoReq("a"), &resp)
 	}()
-	r := s.next()
-	r.sc.write(responseBytes(9, r.id, nil))
+	r := s.Next()
+	r.Write(fakefluss.ResponseFrame(9, r.ID, nil))
 	if err := waitErr(t, done); !errors.Is(err, errFrame) {
 		t.Fatalf("err = %v, want a frame error", err)
 	}
@@ -318,8 +320,8 @@ func TestGarbageResponseBody(t *testing.T) {
 		var resp pb.GetTableInfoResponse
 		done <- c.call(context.Background(), APIKeyGetTableInfo, tableInfoReq("a"), &resp)
 	}()
-	r := s.next()
-	r.sc.write(responseBytes(respSuccess, r.id, []byte{0xff, 0xff, 0xff}))
+	r := s.Next()
+	r.Write(fakefluss.ResponseFrame(fakefluss.Success, r.ID, []byte{0xff, 0xff, 0xff}))
 	if err := waitErr(t, done); err == nil {
 		t.Fatal("garbage body decoded without error")
 	}
@@ -340,7 +342,7 @@ func TestUnadvertisedAPIRefusedWithoutSending(t *testing.T) {
 	if SafeToRetry(err) {
 		t.Error("a refused API is not a transport failure")
 	}
-	s.expectNone(50 * time.Millisecond)
+	s.ExpectNone(50 * time.Millisecond)
 }
 
 func TestMissingRequiredFieldRefusedWithoutSending(t *testing.T) {
@@ -351,7 +353,7 @@ func TestMissingRequiredFieldRefusedWithoutSending(t *testing.T) {
 	if err := c.call(context.Background(), APIKeyGetTableInfo, req, &resp); err == nil {
 		t.Fatal("request without required table_name was accepted")
 	}
-	s.expectNone(50 * time.Millisecond)
+	s.ExpectNone(50 * time.Millisecond)
 }
 
 func TestRequestTooLargeRefused(t *testing.T) {
@@ -363,7 +365,7 @@ func TestRequestTooLargeRefused(t *testing.T) {
 	if err := c.call(context.Background(), APIKeyProduceLog, req, &resp); err == nil {
 		t.Fatal("oversized request accepted")
 	}
-	s.expectNone(50 * time.Millisecond)
+	s.ExpectNone(50 * time.Millisecond)
 }
 
 func TestDialFailureIsSafeToRetry(t *testing.T) {
@@ -524,7 +526,7 @@ func TestCloseFailsPendingCalls(t *testing.T) {
 		var resp pb.GetTableInfoResponse
 		done <- c.call(context.Background(), APIKeyGetTableInfo, tableInfoReq("a"), &resp)
 	}()
-	s.next()
+	s.Next()
 	c.close()
 	err := waitErr(t, done)
 	if !errors.Is(err, ErrClosed) {
@@ -553,8 +555,8 @@ func TestRequestIDsSkipPending(t *testing.T) {
 // return (success or error) and nothing may panic.
 func FuzzConnResponseStream(f *testing.F) {
 	fuzzFrameSeeds(f)
-	f.Add(responseBytes(respSuccess, 0, tableInfoRespBytes()))
-	f.Add(responseBytes(respError, 0, []byte{0x08, 0x07}))
+	f.Add(fakefluss.ResponseFrame(fakefluss.Success, 0, tableInfoRespBytes()))
+	f.Add(fakefluss.ResponseFrame(fakefluss.ErrorResponse, 0, []byte{0x08, 0x07}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		client, server := net.Pipe()
 		c := newConn("fuzz", client, ConnConfig{MaxFrameSize: 1 << 16}.withDefaults())

@@ -15,6 +15,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/pb"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/fakefluss"
 )
 
 func testDesc(t *testing.T) schema.TableDescriptor {
@@ -50,13 +51,13 @@ func testBatch(t *testing.T, base int64, n int) []byte {
 	return out
 }
 
-func fetchReq(t *testing.T, r fakeRequest) *pb.FetchLogRequest {
+func fetchReq(t *testing.T, r fakefluss.Request) *pb.FetchLogRequest {
 	t.Helper()
-	if r.api != APIKeyFetchLog {
-		t.Fatalf("got %s, want FETCH_LOG", r.api)
+	if APIKey(r.API) != APIKeyFetchLog {
+		t.Fatalf("got %s, want FETCH_LOG", APIKey(r.API))
 	}
 	var req pb.FetchLogRequest
-	if err := proto.Unmarshal(r.body, &req); err != nil {
+	if err := r.Decode(&req); err != nil {
 		t.Fatal(err)
 	}
 	return &req
@@ -79,10 +80,10 @@ type fetchAnswer struct {
 	code    ErrorCode
 }
 
-func replyFetch(r fakeRequest, answers map[int32]fetchAnswer) {
-	resp := &pb.FetchLogResponse{TablesResp: []*pb.PbFetchLogRespForTable{{TableId: proto.Int64(7)}}}
+func replyFetch(r fakefluss.Request, answers map[int32]fetchAnswer) {
 	var req pb.FetchLogRequest
-	_ = proto.Unmarshal(r.body, &req)
+	_ = r.Decode(&req)
+	resp := &pb.FetchLogResponse{TablesResp: []*pb.PbFetchLogRespForTable{{TableId: req.GetTablesReq()[0].TableId}}}
 	for _, b := range req.GetTablesReq()[0].GetBucketsReq() {
 		a := answers[b.GetBucketId()]
 		br := &pb.PbFetchLogRespForBucket{BucketId: proto.Int32(b.GetBucketId()), HighWatermark: proto.Int64(100)}
@@ -94,15 +95,15 @@ func replyFetch(r fakeRequest, answers map[int32]fetchAnswer) {
 		br.RemoteLogFetchInfo = a.remote
 		resp.TablesResp[0].BucketsResp = append(resp.TablesResp[0].BucketsResp, br)
 	}
-	r.sc.reply(r.id, resp)
+	r.Reply(resp)
 }
 
 // fetchFor returns the next fetch request naming bucket, answering the
 // ones that do not (other buckets, after a short wait) with no data.
-func (f *fakeCluster) fetchFor(bucket int32) (fakeRequest, int64) {
+func (f *fakeCluster) fetchFor(bucket int32) (fakefluss.Request, int64) {
 	f.t.Helper()
 	for {
-		r := f.next()
+		r := f.Next()
 		offs := fetchOffsets(fetchReq(f.t, r))
 		if off, ok := offs[bucket]; ok {
 			return r, off
@@ -161,7 +162,7 @@ func TestFetchScripted(t *testing.T) {
 	done := make(chan polled)
 	go func() { done <- polled{pollOffsets(t, s, 4)} }()
 
-	r := f.next()
+	r := f.Next()
 	req := fetchReq(t, r)
 	if got := fetchOffsets(req); len(got) != 2 || got[0] != 3 || got[1] != 0 {
 		t.Fatalf("first fetch asks %v, want both buckets in one request", got)
@@ -170,7 +171,7 @@ func TestFetchScripted(t *testing.T) {
 		req.GetTablesReq()[0].GetBucketsReq()[0].GetMaxFetchBytes() != DefaultScanMaxBucketFetchBytes || req.GetTablesReq()[0].GetProjectionPushdownEnabled() {
 		t.Fatalf("fetch parameters: %v", req)
 	}
-	f.none(100 * time.Millisecond) // never two fetches to one server
+	f.ExpectNone(100 * time.Millisecond) // never two fetches to one server
 	tail := testBatch(t, 8, 2)
 	recs := append(append(append(testBatch(t, 0, 5), testBatch(t, 5, 0)...), testBatch(t, 6, 2)...), tail[:30]...)
 	replyFetch(r, map[int32]fetchAnswer{0: {records: recs}})
@@ -226,20 +227,20 @@ func TestFetchScripted(t *testing.T) {
 	}
 	replyFetch(r, map[int32]fetchAnswer{0: {code: CodeLogOffsetOutOfRange}})
 	for i := 0; i < 2; { // earliest, latest
-		lr := f.next()
-		if lr.api == APIKeyFetchLog {
+		lr := f.Next()
+		if APIKey(lr.API) == APIKeyFetchLog {
 			time.Sleep(20 * time.Millisecond)
 			replyFetch(lr, nil)
 			continue
 		}
 		i++
 		var lreq pb.ListOffsetsRequest
-		_ = proto.Unmarshal(lr.body, &lreq)
+		_ = lr.Decode(&lreq)
 		off := int64(20)
 		if lreq.GetOffsetType() == offsetLatest {
 			off = 30
 		}
-		lr.sc.reply(lr.id, &pb.ListOffsetsResponse{BucketsResp: []*pb.PbListOffsetsRespForBucket{{BucketId: proto.Int32(0), Offset: proto.Int64(off)}}})
+		lr.Reply(&pb.ListOffsetsResponse{BucketsResp: []*pb.PbListOffsetsRespForBucket{{BucketId: proto.Int32(0), Offset: proto.Int64(off)}}})
 	}
 	if r, off = f.fetchFor(0); off != 20 {
 		t.Fatalf("fetch after reset asks offset %d, want 20", off)

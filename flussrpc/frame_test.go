@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gofluss/fluss/flussrpc/pb"
+	"github.com/gofluss/fluss/internal/fakefluss"
 )
 
 // readHexFixture decodes a testdata file of hex digits; '#' starts a
@@ -220,10 +221,10 @@ func fuzzFrameSeeds(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 5, 0, 0, 0, 0, 1})
 	f.Add([]byte{0, 0, 0, 1, 2})
 	f.Add([]byte{0, 0, 0, 5, 7, 0, 0, 0, 1})
-	f.Add(responseBytes(respSuccess, 1, []byte{0x0a, 0x03, 0x08, 0x01}))
-	f.Add(responseBytes(respError, 3, []byte{0x08, 0x07, 0x12, 0x01, 'x'}))
-	f.Add(serverFailureBytes(-1, "boom"))
-	f.Add(responseBytes(respSuccess, 1, []byte{0xff, 0xff, 0xff, 0xff, 0x0f}))
+	f.Add(fakefluss.ResponseFrame(fakefluss.Success, 1, []byte{0x0a, 0x03, 0x08, 0x01}))
+	f.Add(fakefluss.ResponseFrame(fakefluss.ErrorResponse, 3, []byte{0x08, 0x07, 0x12, 0x01, 'x'}))
+	f.Add(fakefluss.ServerFailureFrame(-1, "boom"))
+	f.Add(fakefluss.ResponseFrame(fakefluss.Success, 1, []byte{0xff, 0xff, 0xff, 0xff, 0x0f}))
 }
 
 // FuzzReadResponseFrame feeds arbitrary bytes through the whole response

@@ -50,24 +50,24 @@ func TestKVScannerScripted(t *testing.T) {
 		return ch
 	}
 	ch := next()
-	r := f.next()
+	r := f.Next()
 	var req pb.ScanKvRequest
-	_ = proto.Unmarshal(r.body, &req)
-	if req.GetBucketScanReq().GetTableId() != 7 || req.GetCallSeqId() != 0 || req.ScannerId != nil {
+	_ = r.Decode(&req)
+	if req.GetBucketScanReq().GetTableId() != f.tableID || req.GetCallSeqId() != 0 || req.ScannerId != nil {
 		t.Fatalf("open request %v", &req)
 	}
-	r.sc.reply(r.id, &pb.ScanKvResponse{ScannerId: []byte("s1"), HasMoreResults: proto.Bool(true), Records: batch(1, 2)})
+	r.Reply(&pb.ScanKvResponse{ScannerId: []byte("s1"), HasMoreResults: proto.Bool(true), Records: batch(1, 2)})
 	if got := <-ch; got.err != nil || len(got.rows) != 2 || got.rows[1][0] != int32(2) {
 		t.Fatalf("first batch %v, %v", got.rows, got.err)
 	}
 	ch = next()
-	r = f.next()
+	r = f.Next()
 	req.Reset()
-	_ = proto.Unmarshal(r.body, &req)
+	_ = r.Decode(&req)
 	if string(req.GetScannerId()) != "s1" || req.GetCallSeqId() != 1 || req.BucketScanReq != nil {
 		t.Fatalf("continue request %v", &req)
 	}
-	r.sc.reply(r.id, &pb.ScanKvResponse{ScannerId: []byte("s1"), HasMoreResults: proto.Bool(false), Records: batch(3)})
+	r.Reply(&pb.ScanKvResponse{ScannerId: []byte("s1"), HasMoreResults: proto.Bool(false), Records: batch(3)})
 	if got := <-ch; got.err != nil || len(got.rows) != 1 {
 		t.Fatalf("last batch %v, %v", got.rows, got.err)
 	}

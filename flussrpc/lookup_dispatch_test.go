@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,135 +11,15 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/pb"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/fakefluss"
 )
-
-// fakeCluster is a one-node fake cluster: GET_METADATA is answered with
-// the node as coordinator and as leader of every bucket of one table
-// (except those set leaderless); every other request is handed to the
-// test on data.
-type fakeCluster struct {
-	t          *testing.T
-	s          *fakeServer
-	c          *Client
-	path       TablePath
-	tableID    int64
-	buckets    int
-	data       chan fakeRequest
-	mu         sync.Mutex
-	metaReqs   int
-	leaderless map[int32]bool
-}
-
-// setLeaderless makes the metadata list the given buckets without leader
-// from now on (and every other bucket with one).
-func (f *fakeCluster) setLeaderless(buckets ...int32) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.leaderless = make(map[int32]bool)
-	for _, b := range buckets {
-		f.leaderless[b] = true
-	}
-}
-
-func newFakeCluster(t *testing.T, buckets int, apis ...APIKey) *fakeCluster {
-	t.Helper()
-	f := &fakeCluster{t: t, path: TablePath{Database: "db", Table: "t"}, tableID: 7, buckets: buckets, data: make(chan fakeRequest, 64)}
-	f.s = newFakeServer(t, append([]APIKey{APIKeyGetMetadata}, apis...)...)
-	stop := make(chan struct{})
-	t.Cleanup(func() { close(stop) })
-	go func() {
-		for {
-			select {
-			case r := <-f.s.reqs:
-				if r.api == APIKeyGetMetadata {
-					f.answerMetadata(r)
-					continue
-				}
-				f.data <- r
-			case <-stop:
-				return
-			}
-		}
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	c, err := NewClient(ctx, Config{Bootstrap: []string{f.s.addr()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	f.c = c
-	return f
-}
-
-func (f *fakeCluster) answerMetadata(r fakeRequest) {
-	f.mu.Lock()
-	f.metaReqs++
-	leaderless := f.leaderless
-	f.mu.Unlock()
-	var req pb.MetadataRequest
-	_ = proto.Unmarshal(r.body, &req)
-	host, port, _ := net.SplitHostPort(f.s.addr())
-	p, _ := strconv.Atoi(port)
-	node := &pb.PbServerNode{NodeId: proto.Int32(1), Host: proto.String(host), Port: proto.Int32(int32(p))}
-	resp := &pb.MetadataResponse{CoordinatorServer: node, TabletServers: []*pb.PbServerNode{node}}
-	if len(req.GetTablePath()) > 0 {
-		tm := &pb.PbTableMetadata{
-			TablePath: pbPath(f.path), TableId: proto.Int64(f.tableID), SchemaId: proto.Int32(1), TableJson: []byte("{}"),
-			CreatedTime: proto.Int64(1), ModifiedTime: proto.Int64(1),
-		}
-		for b := 0; b < f.buckets; b++ {
-			bm := &pb.PbBucketMetadata{BucketId: proto.Int32(int32(b)), LeaderId: proto.Int32(1)}
-			if leaderless[int32(b)] {
-				bm.LeaderId = nil
-			}
-			tm.BucketMetadata = append(tm.BucketMetadata, bm)
-		}
-		resp.TableMetadata = []*pb.PbTableMetadata{tm}
-	}
-	r.sc.reply(r.id, resp)
-}
-
-func (f *fakeCluster) metadataRequests() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.metaReqs
-}
-
-// next returns the next data request.
-func (f *fakeCluster) next() fakeRequest {
-	f.t.Helper()
-	select {
-	case r := <-f.data:
-		return r
-	case <-time.After(5 * time.Second):
-		f.t.Fatal("no request arrived")
-		return fakeRequest{}
-	}
-}
-
-// none fails if a data request arrives within d.
-func (f *fakeCluster) none(d time.Duration) {
-	f.t.Helper()
-	select {
-	case r := <-f.data:
-		f.t.Fatalf("unexpected %s request", r.api)
-	case <-time.After(d):
-	}
-}
-
-// table returns a Table handle for the fake table with the given schema.
-func (f *fakeCluster) table(desc schema.TableDescriptor) *Table {
-	info := &TableInfo{Path: f.path, TableID: f.tableID, SchemaID: 1, Descriptor: desc}
-	return &Table{c: f.c, info: info, schemas: map[int32]schema.Schema{1: desc.Schema}}
-}
 
 // lookupReply answers a LOOKUP by echoing each key as its value (prefixed
 // with schema id 1), or with code for every bucket when code != 0.
-func lookupReply(t *testing.T, r fakeRequest, code int32) int {
+func lookupReply(t *testing.T, r fakefluss.Request, code int32) int {
 	t.Helper()
 	var req pb.LookupRequest
-	if err := proto.Unmarshal(r.body, &req); err != nil {
+	if err := r.Decode(&req); err != nil {
 		t.Fatal(err)
 	}
 	resp := &pb.LookupResponse{}
@@ -164,7 +41,7 @@ func lookupReply(t *testing.T, r fakeRequest, code int32) int {
 		}
 		resp.BucketsResp = append(resp.BucketsResp, br)
 	}
-	r.sc.reply(r.id, resp)
+	r.Reply(resp)
 	return keys
 }
 
@@ -181,7 +58,7 @@ func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
 	first := newTestCall(ctx, f, 0, "k0")
 	start := time.Now()
 	d.submit(first)
-	r := f.next()
+	r := f.Next()
 	if time.Since(start) > 500*time.Millisecond {
 		t.Fatalf("lone lookup waited %v before being sent", time.Since(start))
 	}
@@ -192,16 +69,16 @@ func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
 		go d.submit(c)
 	}
 	time.Sleep(100 * time.Millisecond)
-	f.none(50 * time.Millisecond) // nothing more while the first is in flight
+	f.ExpectNone(50 * time.Millisecond) // nothing more while the first is in flight
 	if n := lookupReply(t, r, 0); n != 1 {
 		t.Fatalf("first request carried %d keys", n)
 	}
 	if err := first.wait(ctx); err != nil || string(first.value) != "\x01\x00k0" {
 		t.Fatalf("first lookup: %q, %v", first.value, err)
 	}
-	r = f.next()
+	r = f.Next()
 	var req pb.LookupRequest
-	_ = proto.Unmarshal(r.body, &req)
+	_ = r.Decode(&req)
 	if len(req.GetBucketsReq()) != 2 {
 		t.Fatalf("coalesced request has %d bucket entries, want 2", len(req.GetBucketsReq()))
 	}
@@ -213,7 +90,7 @@ func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
 			t.Fatalf("lookup %d: %q, %v", i+1, c.value, err)
 		}
 	}
-	f.none(50 * time.Millisecond)
+	f.ExpectNone(50 * time.Millisecond)
 }
 
 // Retriable per-bucket errors are retried after refreshing the route;
@@ -224,13 +101,13 @@ func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
 	ctx := context.Background()
 	c1, c2 := newTestCall(ctx, f, 0, "a"), newTestCall(ctx, f, 0, "missing")
 	d.submit(c1)
-	r := f.next()
+	r := f.Next()
 	d.submit(c2)
 	before := f.metadataRequests()
 	lookupReply(t, r, int32(CodeNotLeaderOrFollower))
 	// c2 (queued meanwhile) goes out at once; c1 after its back-off.
 	for n := 0; n < 2; {
-		n += lookupReply(t, f.next(), 0)
+		n += lookupReply(t, f.Next(), 0)
 	}
 	if err := c1.wait(ctx); err != nil || string(c1.value) != "\x01\x00a" {
 		t.Fatalf("retried lookup: %q, %v", c1.value, err)
@@ -244,7 +121,7 @@ func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
 	// A non-retriable error fails the lookup.
 	c3 := newTestCall(ctx, f, 0, "b")
 	d.submit(c3)
-	lookupReply(t, f.next(), int32(CodeTableNotExist))
+	lookupReply(t, f.Next(), int32(CodeTableNotExist))
 	if err := c3.wait(ctx); err == nil {
 		t.Fatal("TABLE_NOT_EXIST did not fail the lookup")
 	}
@@ -252,7 +129,7 @@ func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	c4 := newTestCall(cctx, f, 0, "c")
 	d.submit(c4)
-	r = f.next()
+	r = f.Next()
 	cancel()
 	if err := c4.wait(cctx); err == nil {
 		t.Fatal("cancelled lookup returned no error")
@@ -272,16 +149,16 @@ func TestLookupDispatchSubmitsManyTogether(t *testing.T) {
 		calls = append(calls, newTestCall(ctx, f, int32(i%3), fmt.Sprintf("k%d", i)))
 	}
 	d.submit(calls...)
-	r := f.next()
+	r := f.Next()
 	var req pb.LookupRequest
-	_ = proto.Unmarshal(r.body, &req)
+	_ = r.Decode(&req)
 	if len(req.GetBucketsReq()) != 3 {
 		t.Fatalf("first request has %d bucket entries, want 3", len(req.GetBucketsReq()))
 	}
 	if n := lookupReply(t, r, 0); n != 8 {
 		t.Fatalf("first request carried %d keys, want MaxBatchKeys (8)", n)
 	}
-	if n := lookupReply(t, f.next(), 0); n != 2 {
+	if n := lookupReply(t, f.Next(), 0); n != 2 {
 		t.Fatalf("second request carried %d keys, want 2", n)
 	}
 	for i, c := range calls {
@@ -289,7 +166,7 @@ func TestLookupDispatchSubmitsManyTogether(t *testing.T) {
 			t.Fatalf("lookup %d: %q, %v", i, c.value, err)
 		}
 	}
-	f.none(50 * time.Millisecond)
+	f.ExpectNone(50 * time.Millisecond)
 }
 
 // A lookup under a context that has already ended fails with its error
@@ -310,7 +187,7 @@ func TestLookupEndedContextSendsNothing(t *testing.T) {
 	if _, _, err := lk.Lookup(ctx, []any{int32(1)}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("lookup under a cancelled context: %v", err)
 	}
-	f.none(200 * time.Millisecond)
+	f.ExpectNone(200 * time.Millisecond)
 }
 
 // A lone lookup is sent by its caller (submitOwn), under the caller's
@@ -327,10 +204,10 @@ func TestLookupDispatchSendsOwnCallInline(t *testing.T) {
 		d.submitOwn(cctx, []*lookupCall{own})
 		close(returned)
 	}()
-	r := f.next()
+	r := f.Next()
 	other := newTestCall(ctx, f, 0, "b")
 	d.submit(other)
-	f.none(50 * time.Millisecond) // queued behind the request in flight
+	f.ExpectNone(50 * time.Millisecond) // queued behind the request in flight
 	cancel()
 	select {
 	case <-returned:
@@ -341,7 +218,7 @@ func TestLookupDispatchSendsOwnCallInline(t *testing.T) {
 		t.Fatalf("cancelled lookup: %v", err)
 	}
 	lookupReply(t, r, 0) // the late answer is dropped
-	if n := lookupReply(t, f.next(), 0); n != 1 {
+	if n := lookupReply(t, f.Next(), 0); n != 1 {
 		t.Fatalf("queued request carried %d keys", n)
 	}
 	if err := other.wait(ctx); err != nil || string(other.value) != "\x01\x00b" {

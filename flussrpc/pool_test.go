@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gofluss/fluss/flussrpc/pb"
+	"github.com/gofluss/fluss/internal/fakefluss"
 )
 
 // countingDialer counts dials and can delay or fail them.
@@ -51,7 +52,7 @@ func TestPoolSingleDialUnderConcurrentFirstUse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c, err := p.get(context.Background(), s.addr())
+			c, err := p.get(context.Background(), s.Addr())
 			if err != nil {
 				t.Error(err)
 			}
@@ -76,20 +77,20 @@ func TestPoolReplacesBrokenConn(t *testing.T) {
 	defer p.close()
 	ctx := context.Background()
 
-	c1, err := p.get(ctx, s.addr())
+	c1, err := p.get(ctx, s.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := p.get(ctx, s.addr()); again != c1 {
+	if again, _ := p.get(ctx, s.Addr()); again != c1 {
 		t.Fatal("healthy connection was not reused")
 	}
-	s.dropAll() // the server goes away, e.g. idle timeout
+	s.DropAll() // the server goes away, e.g. idle timeout
 	select {
 	case <-c1.closed:
 	case <-time.After(5 * time.Second):
 		t.Fatal("client did not notice the closed connection")
 	}
-	c2, err := p.get(ctx, s.addr())
+	c2, err := p.get(ctx, s.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestPoolRoundRobinPerAddr(t *testing.T) {
 	defer p.close()
 	seen := map[*conn]bool{}
 	for range 6 {
-		c, err := p.get(context.Background(), s.addr())
+		c, err := p.get(context.Background(), s.Addr())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +168,7 @@ func TestPoolCancelledDialerDoesNotFailWaiters(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan error, 1)
 	go func() {
-		_, err := p.get(ctx, s.addr())
+		_, err := p.get(ctx, s.Addr())
 		first <- err
 	}()
 	for d.dials.Load() == 0 {
@@ -175,7 +176,7 @@ func TestPoolCancelledDialerDoesNotFailWaiters(t *testing.T) {
 	}
 	second := make(chan error, 1)
 	go func() {
-		_, err := p.get(context.Background(), s.addr())
+		_, err := p.get(context.Background(), s.Addr())
 		second <- err
 	}()
 	time.Sleep(5 * time.Millisecond)
@@ -191,7 +192,7 @@ func TestPoolCancelledDialerDoesNotFailWaiters(t *testing.T) {
 func TestPoolClose(t *testing.T) {
 	s := newFakeServer(t, APIKeyGetTableInfo)
 	p := newConnPool(ConnConfig{})
-	c, err := p.get(context.Background(), s.addr())
+	c, err := p.get(context.Background(), s.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func TestPoolClose(t *testing.T) {
 	if !c.isClosed() {
 		t.Error("pool close left a connection open")
 	}
-	if _, err := p.get(context.Background(), s.addr()); !errors.Is(err, ErrClosed) {
+	if _, err := p.get(context.Background(), s.Addr()); !errors.Is(err, ErrClosed) {
 		t.Errorf("get after close: %v, want ErrClosed", err)
 	}
 }
@@ -208,15 +209,15 @@ func TestPoolDiscard(t *testing.T) {
 	s := newFakeServer(t, APIKeyGetTableInfo)
 	p := newConnPool(ConnConfig{})
 	defer p.close()
-	c1, err := p.get(context.Background(), s.addr())
+	c1, err := p.get(context.Background(), s.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.discard(s.addr())
+	p.discard(s.Addr())
 	if !c1.isClosed() {
 		t.Error("discard left the connection open")
 	}
-	c2, err := p.get(context.Background(), s.addr())
+	c2, err := p.get(context.Background(), s.Addr())
 	if err != nil || c2 == c1 {
 		t.Fatalf("get after discard: %v", err)
 	}
@@ -228,8 +229,8 @@ func TestPoolDiscard(t *testing.T) {
 func TestPoolClosesConnsOfDepartedServers(t *testing.T) {
 	boot := newFakeServer(t, APIKeyGetMetadata)
 	gone := newFakeServer(t, APIKeyGetMetadata)
-	node := func(id int32, s *fakeServer) *pb.PbServerNode {
-		host, port, _ := net.SplitHostPort(s.addr())
+	node := func(id int32, s *fakefluss.Server) *pb.PbServerNode {
+		host, port, _ := net.SplitHostPort(s.Addr())
 		p, _ := strconv.Atoi(port)
 		return &pb.PbServerNode{NodeId: proto.Int32(id), Host: proto.String(host), Port: proto.Int32(int32(p))}
 	}
@@ -237,12 +238,12 @@ func TestPoolClosesConnsOfDepartedServers(t *testing.T) {
 	listGone.Store(true)
 	stop := make(chan struct{})
 	defer close(stop)
-	for _, s := range []*fakeServer{boot, gone} {
+	for _, s := range []*fakefluss.Server{boot, gone} {
 		go func() {
 			for {
-				var r fakeRequest
+				var r fakefluss.Request
 				select {
-				case r = <-s.reqs:
+				case r = <-s.Requests():
 				case <-stop:
 					return
 				}
@@ -250,22 +251,22 @@ func TestPoolClosesConnsOfDepartedServers(t *testing.T) {
 				if listGone.Load() {
 					resp.TabletServers = append(resp.TabletServers, node(2, gone))
 				}
-				r.sc.reply(r.id, resp)
+				r.Reply(resp)
 			}
 		}()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := NewClient(ctx, Config{Bootstrap: []string{boot.addr()}})
+	c, err := NewClient(ctx, Config{Bootstrap: []string{boot.Addr()}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	kept, err := c.pool.get(ctx, boot.addr())
+	kept, err := c.pool.get(ctx, boot.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
-	left, err := c.pool.get(ctx, gone.addr())
+	left, err := c.pool.get(ctx, gone.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/gofluss/fluss/flussrpc/pb"
+	"github.com/gofluss/fluss/internal/fakefluss"
 )
 
 func TestPlainToken(t *testing.T) {
@@ -51,14 +50,14 @@ func TestCheckCredentials(t *testing.T) {
 
 // saslServer starts a fake server whose AUTHENTICATE handler answers with
 // the codes in script, one per attempt (0 = success), recording tokens.
-func saslServer(t *testing.T, script ...int32) (*fakeServer, *atomic.Int32, chan []byte) {
+func saslServer(t *testing.T, script ...int32) (*fakefluss.Server, *atomic.Int32, chan []byte) {
 	t.Helper()
 	var attempts atomic.Int32
 	tokens := make(chan []byte, 16)
-	s := newFakeServerWith(t, func(s *fakeServer) {
-		s.auth = func(r fakeRequest) {
+	s := newFakeServerWith(t, fakefluss.Config{
+		Auth: func(r fakefluss.Request) {
 			var req pb.AuthenticateRequest
-			if err := proto.Unmarshal(r.body, &req); err != nil || req.GetProtocol() != "PLAIN" {
+			if err := r.Decode(&req); err != nil || req.GetProtocol() != "PLAIN" {
 				t.Errorf("bad AUTHENTICATE request: %v %q", err, req.GetProtocol())
 			}
 			tokens <- req.GetToken()
@@ -68,12 +67,12 @@ func saslServer(t *testing.T, script ...int32) (*fakeServer, *atomic.Int32, chan
 				code = script[n]
 			}
 			if code != 0 {
-				r.sc.replyError(r.id, code, "auth says no")
+				r.ReplyError(code, "auth says no")
 				return
 			}
 			// Success carries a present but empty challenge.
-			r.sc.reply(r.id, &pb.AuthenticateResponse{Challenge: []byte{}})
-		}
+			r.Reply(&pb.AuthenticateResponse{Challenge: []byte{}})
+		},
 	}, APIKeyAuthenticate, APIKeyGetTableInfo)
 	return s, &attempts, tokens
 }
@@ -93,8 +92,8 @@ func TestSASLPlainSuccess(t *testing.T) {
 		var resp pb.GetTableInfoResponse
 		done <- c.call(context.Background(), APIKeyGetTableInfo, tableInfoReq("t"), &resp)
 	}()
-	r := s.next()
-	r.sc.reply(r.id, tableInfoResp(1))
+	r := s.Next()
+	r.Reply(tableInfoResp(1))
 	if err := waitErr(t, done); err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +117,7 @@ func TestSASLRetriableThenSuccess(t *testing.T) {
 func TestSASLRetriableGivesUp(t *testing.T) {
 	shrinkAuthBackoff(t, 3)
 	s, attempts, _ := saslServer(t, 51, 51, 51, 51, 51)
-	_, err := dialConn(context.Background(), s.addr(), ConnConfig{Username: "a", Password: "b"})
+	_, err := dialConn(context.Background(), s.Addr(), ConnConfig{Username: "a", Password: "b"})
 	if !errors.Is(err, ErrRetriableAuthenticate) {
 		t.Fatalf("err = %v, want RETRIABLE_AUTHENTICATE_EXCEPTION", err)
 	}
@@ -130,7 +129,7 @@ func TestSASLRetriableGivesUp(t *testing.T) {
 func TestSASLFatal(t *testing.T) {
 	shrinkAuthBackoff(t, 5)
 	s, attempts, _ := saslServer(t, 46)
-	_, err := dialConn(context.Background(), s.addr(), ConnConfig{Username: "a", Password: "wrong"})
+	_, err := dialConn(context.Background(), s.Addr(), ConnConfig{Username: "a", Password: "wrong"})
 	if !errors.Is(err, ErrAuthenticate) {
 		t.Fatalf("err = %v, want AUTHENTICATE_EXCEPTION", err)
 	}
@@ -144,19 +143,19 @@ func TestSASLFatal(t *testing.T) {
 
 func TestSASLNotAdvertised(t *testing.T) {
 	s := newFakeServer(t, APIKeyGetTableInfo) // no AUTHENTICATE listed
-	_, err := dialConn(context.Background(), s.addr(), ConnConfig{Username: "a", Password: "b"})
+	_, err := dialConn(context.Background(), s.Addr(), ConnConfig{Username: "a", Password: "b"})
 	if !errors.Is(err, ErrAPINotAdvertised) {
 		t.Fatalf("err = %v, want ErrAPINotAdvertised", err)
 	}
 }
 
 func TestSASLUnexpectedChallenge(t *testing.T) {
-	s := newFakeServerWith(t, func(s *fakeServer) {
-		s.auth = func(r fakeRequest) {
-			r.sc.reply(r.id, &pb.AuthenticateResponse{Challenge: []byte("more?")})
-		}
+	s := newFakeServerWith(t, fakefluss.Config{
+		Auth: func(r fakefluss.Request) {
+			r.Reply(&pb.AuthenticateResponse{Challenge: []byte("more?")})
+		},
 	}, APIKeyAuthenticate)
-	if _, err := dialConn(context.Background(), s.addr(), ConnConfig{Username: "a", Password: "b"}); err == nil {
+	if _, err := dialConn(context.Background(), s.Addr(), ConnConfig{Username: "a", Password: "b"}); err == nil {
 		t.Fatal("a non-empty PLAIN challenge was accepted")
 	}
 }

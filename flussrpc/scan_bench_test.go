@@ -2,9 +2,7 @@ package flussrpc_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -209,27 +207,9 @@ func BenchmarkScan(b *testing.B) {
 				if err := sc.SubscribeAll(ctx, flussrpc.ScanFromEarliest()); err != nil {
 					b.Fatal(err)
 				}
-				got := 0
-				for {
-					var err error
-					if arrow {
-						var bs []flussrpc.ArrowScanBatch
-						bs, err = sc.PollArrow(ctx, 5*time.Second)
-						for _, x := range bs {
-							got += int(x.Record.NumRows())
-							x.Record.Release()
-						}
-					} else {
-						var recs []flussrpc.ScanRecord
-						recs, err = sc.Poll(ctx, 5*time.Second)
-						got += len(recs)
-					}
-					if errors.Is(err, io.EOF) {
-						break
-					}
-					if err != nil {
-						b.Fatal(err)
-					}
+				got, err := countScan(ctx, sc, arrow)
+				if err != nil {
+					b.Fatal(err)
 				}
 				sc.Close()
 				if got != total {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gofluss/fluss/flussrpc/pb"
+	"github.com/gofluss/fluss/internal/fakefluss"
 )
 
 // Unit tests of ConnConfig.TLS against the fake server. The TLS proxy in
@@ -65,7 +66,9 @@ func wantPermanent(t *testing.T, err error) {
 
 func TestTLSVerifiesDialedHost(t *testing.T) {
 	srv, cli := testTLS(t)
-	s := newFakeServerWith(t, func(s *fakeServer) { s.ln = tls.NewListener(s.ln, srv) }, APIKeyGetTableInfo)
+	s := newFakeServerWith(t, fakefluss.Config{
+		Listen: func(ln net.Listener) net.Listener { return tls.NewListener(ln, srv) },
+	}, APIKeyGetTableInfo)
 	for _, tc := range []struct {
 		addr, serverName string
 		ok               bool
@@ -80,7 +83,7 @@ func TestTLSVerifiesDialedHost(t *testing.T) {
 			mine.ServerName = tc.serverName
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			c, err := dialConn(ctx, tc.addr, ConnConfig{TLS: mine, Dialer: redirect(s.addr())})
+			c, err := dialConn(ctx, tc.addr, ConnConfig{TLS: mine, Dialer: redirect(s.Addr())})
 			if mine.ServerName != tc.serverName {
 				t.Fatalf("the dial changed the caller's ServerName to %q", mine.ServerName)
 			}
@@ -103,13 +106,13 @@ func TestTLSVerifiesDialedHost(t *testing.T) {
 }
 
 // wantTableInfoRoundTrip sends one request over c and answers it.
-func wantTableInfoRoundTrip(t *testing.T, s *fakeServer, c *conn) {
+func wantTableInfoRoundTrip(t *testing.T, s *fakefluss.Server, c *conn) {
 	t.Helper()
 	done := make(chan error, 1)
 	var resp pb.GetTableInfoResponse
 	go func() { done <- c.call(context.Background(), APIKeyGetTableInfo, tableInfoReq("a"), &resp) }()
-	r := s.next()
-	r.sc.reply(r.id, tableInfoResp(7))
+	r := s.Next()
+	r.Reply(tableInfoResp(7))
 	if err := waitErr(t, done); err != nil || resp.GetTableId() != 7 {
 		t.Fatalf("call over TLS = %v, table id %d", err, resp.GetTableId())
 	}
@@ -128,7 +131,7 @@ func TestTLSToPlainServerIsADialError(t *testing.T) {
 		nc, err := ln.Accept()
 		if err == nil {
 			defer nc.Close()
-			_, _ = nc.Write(responseBytes(respSuccess, 0, make([]byte, 16)))
+			_, _ = nc.Write(fakefluss.ResponseFrame(fakefluss.Success, 0, make([]byte, 16)))
 			_, _ = io.Copy(io.Discard, nc)
 		}
 	}()

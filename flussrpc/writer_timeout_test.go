@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/pb"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/fakefluss"
 )
 
 // Timeouts mean what they say: a bucket without leader neither stalls the
@@ -22,31 +23,31 @@ import (
 // requests and reports the buckets it saw, until ctx ends.
 func answerWrites(ctx context.Context, f *fakeCluster, buckets chan<- int32) {
 	for {
-		var r fakeRequest
+		var r fakefluss.Request
 		select {
-		case r = <-f.data:
+		case r = <-f.Forwarded():
 		case <-ctx.Done():
 			return
 		}
-		switch r.api {
+		switch APIKey(r.API) {
 		case APIKeyProduceLog:
 			var req pb.ProduceLogRequest
-			_ = proto.Unmarshal(r.body, &req)
+			_ = r.Decode(&req)
 			resp := &pb.ProduceLogResponse{}
 			for _, b := range req.GetBucketsReq() {
 				buckets <- b.GetBucketId()
 				resp.BucketsResp = append(resp.BucketsResp, &pb.PbProduceLogRespForBucket{BucketId: proto.Int32(b.GetBucketId()), BaseOffset: proto.Int64(0)})
 			}
-			r.sc.reply(r.id, resp)
+			r.Reply(resp)
 		case APIKeyPutKV:
 			var req pb.PutKvRequest
-			_ = proto.Unmarshal(r.body, &req)
+			_ = r.Decode(&req)
 			resp := &pb.PutKvResponse{}
 			for _, b := range req.GetBucketsReq() {
 				buckets <- b.GetBucketId()
 				resp.BucketsResp = append(resp.BucketsResp, &pb.PbPutKvRespForBucket{BucketId: proto.Int32(b.GetBucketId())})
 			}
-			r.sc.reply(r.id, resp)
+			r.Reply(resp)
 		}
 	}
 }
@@ -58,7 +59,7 @@ func TestWriterLeaderlessBucket(t *testing.T) {
 		name := map[bool]string{false: "append", true: "upsert"}[kv]
 		t.Run(name, func(t *testing.T) {
 			f := newFakeCluster(t, 2, APIKeyProduceLog, APIKeyPutKV)
-			f.setLeaderless(0)
+			f.SetLeaderless(0)
 			var pk []string
 			if kv {
 				pk = []string{"id"}
@@ -157,10 +158,10 @@ func wtTestWriter(t *testing.T, tbl *Table, kv bool, opts WriterOptions) (func(c
 // error naming the bucket and the cause.
 func TestLookupLeaderlessEndsWithinRequestTimeout(t *testing.T) {
 	f := newFakeCluster(t, 1, APIKeyLookup)
-	f.setLeaderless(0)
+	f.SetLeaderless(0)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := NewClient(ctx, Config{Bootstrap: []string{f.s.addr()}, RequestTimeout: time.Second})
+	c, err := NewClient(ctx, Config{Bootstrap: []string{f.Bootstrap()}, RequestTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,8 @@
 package main
 
 // End-to-end tests: the flussql binary, built once per test run, against
-// the real Fluss cluster (internal/clustertest; they fail, never skip,
-// when there is none).
+// the real Fluss cluster (internal/clustertest: they skip unless make test
+// asks for them, and then fail, never skip, when there is none).
 
 import (
 	"bytes"
@@ -109,6 +109,27 @@ func testDatabase(t *testing.T, addr string) string {
 		}
 	})
 	return name
+}
+
+// createTable runs a CREATE TABLE statement in database db, recreating a
+// table that got no leaders (see clustertest.CreateWithLeaders).
+func createTable(t *testing.T, addr, db, stmt string) {
+	t.Helper()
+	sdb, err := sql.Open(fluss.DriverName, "fluss://"+addr+"/"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	exec := func(q string) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		_, err := sdb.ExecContext(ctx, q)
+		return err
+	}
+	name := strings.Fields(stmt)[2]
+	if err := clustertest.CreateWithLeaders(t, func() error { return exec(stmt) }, func() error { return exec("DROP TABLE IF EXISTS " + name) }); err != nil {
+		t.Fatalf("%s: %v", stmt, err)
+	}
 }
 
 func parseCSV(t *testing.T, s string) [][]string {

@@ -123,6 +123,7 @@ func TestCountField(t *testing.T) {
 // directory), checks that a second Up reuses it, and that Down leaves none
 // of its processes running.
 func TestLifecycle(t *testing.T) {
+	testkit.Integration(t) // it starts JVMs
 	cfg := testConfig(t, freeBasePort(t, false), false)
 	ctx := context.Background()
 	var out bytes.Buffer

@@ -3,8 +3,12 @@
 // started on first use (and left running for the next test binary; stop it
 // with `make cluster-down`).
 //
-// A test that needs the cluster fails, it never skips, when no cluster can
-// be had: an integration suite that silently skips proves nothing.
+// Every integration test gets its cluster here, so this is where they are
+// gated (testkit.Integration): without FLUSS_INTEGRATION=1 (set by `make
+// test`) or FLUSS_BOOTSTRAP they skip, saying so, and `go test ./...` runs
+// the unit tests alone. Once asked for, a test that needs the cluster
+// fails, it never skips, when no cluster can be had: an integration suite
+// that silently skips proves nothing.
 package clustertest
 
 import (
@@ -17,6 +21,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/internal/cluster"
+	"github.com/gofluss/fluss/internal/testkit"
 )
 
 var (
@@ -46,9 +51,11 @@ const LimitedUser = cluster.LimitedUser
 var LimitedPassword = cluster.SASLUsers[cluster.LimitedUser]
 
 // Cluster returns the addresses of the cluster, starting the local one if
-// needed. It calls tb.Fatal when no cluster is available.
+// needed. It skips the test when integration tests were not asked for
+// (testkit.Integration) and calls tb.Fatal when no cluster is available.
 func Cluster(tb testing.TB) Addrs {
 	tb.Helper()
+	testkit.Integration(tb)
 	once.Do(func() { addrs, upError = resolve() })
 	if upError != nil {
 		tb.Fatalf("no Fluss cluster for integration tests: %v", upError)

@@ -21,6 +21,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/internal/cluster"
 	"github.com/gofluss/fluss/internal/clustertest"
+	"github.com/gofluss/fluss/internal/testkit"
 )
 
 // ledger records what one writer was told: the ids acknowledged, the
@@ -251,6 +252,7 @@ func pause(d time.Duration) { time.Sleep(d) }
 
 // TestFaults is the fault-injection suite (see the package comment).
 func TestFaults(t *testing.T) {
+	testkit.Integration(t) // before the cluster checks below
 	cfg, err := cluster.FromEnv()
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/gofluss/fluss/flussrpc/schema"
+)
+
+// The rows every client writes and reads: row i is (i, "name-<i>", i*0.5).
+// The Java and Python peers build the same values from the same rule, so
+// that each client moves the same bytes.
+
+// columns is the schema of every benchmark table.
+func columns() []schema.Column {
+	return []schema.Column{
+		schema.NewColumn("id", schema.BigInt().NotNull()),
+		schema.NewColumn("name", schema.String()),
+		schema.NewColumn("v", schema.Double()),
+	}
+}
+
+// row returns row i in the codec value model.
+func row(i int) []any {
+	return []any{int64(i), fmt.Sprintf("name-%d", i), float64(i) * 0.5}
+}
+
+// buckets is the bucket count of every benchmark table.
+const buckets = 4
+
+// tableDesc is a log table (pk false) or a primary-key table on id.
+func tableDesc(pk bool) (schema.TableDescriptor, error) {
+	var keys []string
+	if pk {
+		keys = []string{"id"}
+	}
+	s, err := schema.NewSchema(columns(), keys, nil)
+	if err != nil {
+		return schema.TableDescriptor{}, err
+	}
+	n := buckets
+	return schema.TableDescriptor{Schema: s, BucketCount: &n}, nil
+}
+
+// lookupKey is the key of the j-th lookup of a run over a table of rows
+// rows: a stride through the ids that every peer computes the same way.
+func lookupKey(j, rows int) int64 {
+	return int64(j) * 7919 % int64(rows)
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/gofluss/fluss"
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
+)
+
+// job is one workload run as the orchestrator hands it to a process.
+type job struct {
+	Mode      string // append, upsert, lookup, scan-arrow, scan-rows, scan-sql
+	Client    string // Go: native, arrow (appends), sql, prepared, ceiling
+	Bootstrap string
+	DB, Table string
+	Rows      int
+	Conc      int           // lookups in flight
+	Duration  time.Duration // of a lookup run
+}
+
+// runOurs runs j with this repository's client and returns its figures.
+func runOurs(ctx context.Context, j job) (result, error) {
+	if j.Client == "ceiling" {
+		return runCeiling(ctx, j)
+	}
+	if j.Client == "sql" || j.Client == "prepared" {
+		return runSQL(ctx, j)
+	}
+	c, err := flussrpc.NewClient(ctx, flussrpc.Config{Bootstrap: []string{j.Bootstrap}})
+	if err != nil {
+		return result{}, err
+	}
+	defer c.Close()
+	t, err := c.OpenTable(ctx, flussrpc.TablePath{Database: j.DB, Table: j.Table})
+	if err != nil {
+		return result{}, err
+	}
+	switch j.Mode {
+	case "append", "upsert":
+		if j.Client == "arrow" {
+			return appendArrow(ctx, t, j.Rows)
+		}
+		return writeRows(ctx, t, j.Mode == "upsert", j.Rows)
+	case "lookup":
+		lk, err := t.NewLookuper()
+		if err != nil {
+			return result{}, err
+		}
+		return closedLoop(j.Conc, j.Duration, func(n int) error {
+			k := lookupKey(n, j.Rows)
+			r, found, err := lk.Lookup(ctx, []any{k})
+			if err == nil && (!found || r[0] != k) {
+				err = fmt.Errorf("lookup %d: found=%v row=%v", k, found, r)
+			}
+			return err
+		})
+	case "scan-arrow", "scan-rows":
+		return timeScan(ctx, t, j)
+	}
+	return result{}, fmt.Errorf("mode %q has no native run", j.Mode)
+}
+
+// writeRows writes rows 0..n-1 into t with the native append or upsert
+// writer and times it (timeWrites).
+func writeRows(ctx context.Context, t *flussrpc.Table, upsert bool, n int) (result, error) {
+	var write func([]any) error
+	var flush, closeW func(context.Context) error
+	if upsert {
+		w, err := t.NewUpsertWriter(flussrpc.UpsertOptions{})
+		if err != nil {
+			return result{}, err
+		}
+		write = func(r []any) error { _, err := w.Upsert(ctx, r); return err }
+		flush, closeW = w.Flush, w.Close
+	} else {
+		w, err := t.NewAppendWriter(flussrpc.AppendOptions{})
+		if err != nil {
+			return result{}, err
+		}
+		write = func(r []any) error { _, err := w.Append(ctx, r); return err }
+		flush, closeW = w.Flush, w.Close
+	}
+	defer closeW(ctx)
+	return timeWrites(ctx, n, write, flush)
+}
+
+// appendArrow appends rows 0..n-1 as Arrow records of 8192 rows built
+// before the clock starts, as the pyfluss write_arrow_batch run does.
+func appendArrow(ctx context.Context, t *flussrpc.Table, n int) (result, error) {
+	cols := t.Info().Descriptor.Schema.Columns
+	var recs []arrow.RecordBatch
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	for k := 0; k < n; k += 8192 {
+		rb, err := arrowipc.NewRowBuilder(cols, nil)
+		if err != nil {
+			return result{}, err
+		}
+		for i := k; i < min(n, k+8192); i++ {
+			if err := rb.Append(row(i)); err != nil {
+				rb.Release()
+				return result{}, err
+			}
+		}
+		recs = append(recs, rb.NewRecord())
+		rb.Release()
+	}
+	w, err := t.NewAppendWriter(flussrpc.AppendOptions{})
+	if err != nil {
+		return result{}, err
+	}
+	defer w.Close(ctx)
+	start := time.Now()
+	for _, r := range recs {
+		if _, err := w.AppendArrow(ctx, r); err != nil {
+			return result{}, err
+		}
+	}
+	if err := w.Flush(ctx); err != nil {
+		return result{}, err
+	}
+	return result{Ops: int64(n), Seconds: time.Since(start).Seconds()}, nil
+}
+
+// timeWrites writes rows 0..n-1 and flushes; the clock stops when every
+// row is acknowledged. Rows are made inside the loop, as an application
+// producing them would.
+func timeWrites(ctx context.Context, n int, write func([]any) error, flush func(context.Context) error) (result, error) {
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		if err := write(row(i)); err != nil {
+			return result{}, err
+		}
+	}
+	if err := flush(ctx); err != nil {
+		return result{}, err
+	}
+	return result{Ops: int64(n), Seconds: time.Since(start).Seconds()}, nil
+}
+
+// timeScan reads the whole table once with a bounded log scanner, as Arrow
+// record batches or as rows.
+func timeScan(ctx context.Context, t *flussrpc.Table, j job) (result, error) {
+	start := time.Now()
+	sc, err := t.NewLogScanner(flussrpc.LogScanOptions{Bounded: true})
+	if err != nil {
+		return result{}, err
+	}
+	defer sc.Close()
+	if err := sc.SubscribeAll(ctx, flussrpc.ScanFromEarliest()); err != nil {
+		return result{}, err
+	}
+	got := 0
+	for {
+		if j.Mode == "scan-arrow" {
+			var bs []flussrpc.ArrowScanBatch
+			bs, err = sc.PollArrow(ctx, time.Second)
+			for _, b := range bs {
+				got += int(b.Record.NumRows())
+				b.Record.Release()
+			}
+		} else {
+			var rs []flussrpc.ScanRecord
+			rs, err = sc.Poll(ctx, time.Second)
+			got += len(rs)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return result{}, err
+		}
+	}
+	return scanResult(got, j.Rows, start)
+}
+
+func scanResult(got, want int, start time.Time) (result, error) {
+	if got != want {
+		return result{}, fmt.Errorf("scanned %d rows, want %d", got, want)
+	}
+	return result{Ops: int64(got), Seconds: time.Since(start).Seconds()}, nil
+}
+
+// runSQL runs the lookup and scan workloads through database/sql. The pool
+// keeps one idle connection per goroutine, so that a run measures the
+// driver, not the pool's reconnects.
+func runSQL(ctx context.Context, j job) (result, error) {
+	db, err := sql.Open(fluss.DriverName, "fluss://"+j.Bootstrap+"/"+j.DB)
+	if err != nil {
+		return result{}, err
+	}
+	defer db.Close()
+	db.SetMaxIdleConns(max(j.Conc, 2))
+	if err := db.PingContext(ctx); err != nil {
+		return result{}, err
+	}
+	switch j.Mode {
+	case "lookup":
+		q := "SELECT id, name, v FROM " + j.Table + " WHERE id = ?"
+		queryRow := db.QueryRowContext
+		if j.Client == "prepared" {
+			st, err := db.PrepareContext(ctx, q)
+			if err != nil {
+				return result{}, err
+			}
+			defer st.Close()
+			queryRow = func(ctx context.Context, _ string, args ...any) *sql.Row { return st.QueryRowContext(ctx, args...) }
+		}
+		return closedLoop(j.Conc, j.Duration, func(n int) error {
+			k := lookupKey(n, j.Rows)
+			var id int64
+			var name string
+			var v float64
+			if err := queryRow(ctx, q, k).Scan(&id, &name, &v); err != nil {
+				return fmt.Errorf("lookup %d: %w", k, err)
+			}
+			if id != k {
+				return fmt.Errorf("lookup %d returned id %d", k, id)
+			}
+			return nil
+		})
+	case "scan-sql":
+		start := time.Now()
+		rs, err := db.QueryContext(ctx, "SELECT id, name, v FROM "+j.Table)
+		if err != nil {
+			return result{}, err
+		}
+		defer rs.Close()
+		got := 0
+		var id int64
+		var name string
+		var v float64
+		for rs.Next() {
+			if err := rs.Scan(&id, &name, &v); err != nil {
+				return result{}, err
+			}
+			got++
+		}
+		if err := rs.Err(); err != nil {
+			return result{}, err
+		}
+		return scanResult(got, j.Rows, start)
+	}
+	return result{}, fmt.Errorf("mode %q has no database/sql run", j.Mode)
+}

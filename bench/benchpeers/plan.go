@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/schema"
+)
+
+type options struct {
+	bootstrap  string
+	rows       int
+	rounds     int
+	lookupTime time.Duration
+	javaCP     string
+	python     string
+	out        string
+	only       string
+}
+
+// Who runs a case.
+const (
+	langGo     = "go"
+	langJava   = "java"
+	langPython = "python"
+)
+
+// bcase is one line of the table: a workload run by one client.
+type bcase struct {
+	group  string // the workload, as the table names it
+	peers  string // the group whose peers and ceiling this one is compared with
+	mode   string // append, upsert, lookup, scan-arrow, scan-rows, scan-sql
+	lang   string
+	client string // for Go: native, arrow, sql, prepared, ceiling
+	label  string
+	conc   int
+}
+
+func (c bcase) ours() bool    { return c.lang == langGo && c.client != "ceiling" }
+func (c bcase) ceiling() bool { return c.client == "ceiling" }
+
+// cases lists every line of the table, in order.
+func cases(o options) []bcase {
+	n := humanCount(float64(o.rows))
+	appendG := "append " + n + " rows (id, name, v), 4 buckets"
+	upsertG := "upsert " + n + " rows, 4 buckets"
+	arrowG := "bounded scan " + n + " rows to Arrow"
+	rowsG := "bounded scan " + n + " rows, native rows"
+	var cs []bcase
+	add := func(group, peers, mode, lang, client, label string, conc int) {
+		if peers == "" {
+			peers = group
+		}
+		cs = append(cs, bcase{group, peers, mode, lang, client, label, conc})
+	}
+	for _, w := range []struct{ group, mode string }{{appendG, "append"}, {upsertG, "upsert"}} {
+		add(w.group, "", w.mode, langGo, "native", "ours, native writer, row by row", 1)
+		if w.mode == "append" {
+			add(w.group, "", w.mode, langGo, "arrow", "ours, AppendArrow of 8192-row records", 1)
+		}
+		add(w.group, "", w.mode, langJava, "", "Java client", 1)
+		pyLabel := "pyfluss, upsert per row"
+		if w.mode == "append" {
+			pyLabel = "pyfluss, write_arrow_batch"
+		}
+		add(w.group, "", w.mode, langPython, "", pyLabel, 1)
+		add(w.group, "", w.mode, langGo, "ceiling", "server ceiling (replay)", 1)
+	}
+	for _, c := range []int{1, 64} {
+		g := fmt.Sprintf("lookup c=%d", c)
+		add(g, "", "lookup", langGo, "native", "ours, native Lookuper", c)
+		add(g, "", "lookup", langGo, "sql", "ours, db.QueryRow", c)
+		add(g, "", "lookup", langGo, "prepared", "ours, prepared stmt.QueryRow", c)
+		add(g, "", "lookup", langJava, "", "Java client, batch-timeout 1 ms", c)
+		add(g, "", "lookup", langPython, "", "pyfluss", c)
+		add(g, "", "lookup", langGo, "ceiling", "server ceiling (replay)", c)
+	}
+	add(arrowG, "", "scan-arrow", langGo, "native", "ours, PollArrow", 1)
+	add(arrowG, "", "scan-arrow", langPython, "", "pyfluss, to_arrow", 1)
+	add(rowsG, "", "scan-rows", langGo, "native", "ours, Poll", 1)
+	add(rowsG, "", "scan-rows", langJava, "", "Java client, poll loop", 1)
+	add("bounded scan "+n+" rows through database/sql", rowsG, "scan-sql", langGo, "sql", "ours, database/sql Rows", 1)
+
+	var keep []bcase
+	re := regexp.MustCompile(o.only)
+	for _, c := range cs {
+		if (c.lang == langJava && o.javaCP == "") || (c.lang == langPython && o.python == "") || !re.MatchString(c.group) {
+			continue
+		}
+		keep = append(keep, c)
+	}
+	return keep
+}
+
+// run is the outcome of one case in one round.
+type run struct {
+	res    result
+	rssKiB int64
+	err    error
+}
+
+func orchestrate(ctx context.Context, o options) error {
+	if _, err := regexp.Compile(o.only); err != nil {
+		return fmt.Errorf("-only: %w", err)
+	}
+	cs := cases(o)
+	if len(cs) == 0 {
+		return errors.New("no workload selected")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	c, err := flussrpc.NewClient(ctx, flussrpc.Config{Bootstrap: []string{o.bootstrap}})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	startLoad := loadAverage()
+	runs := make([][]run, len(cs))
+	for round := 1; round <= o.rounds; round++ {
+		rd, err := newRound(ctx, c, o, round, cs)
+		if err != nil {
+			return err
+		}
+		for i, bc := range cs {
+			table, err := rd.tableFor(ctx, bc, i)
+			var r run
+			if err == nil {
+				r = execCase(ctx, o, self, bc, rd.db, table)
+			} else {
+				r.err = err
+			}
+			if r.err != nil {
+				fmt.Fprintf(os.Stderr, "round %d, %s, %s: %v\n", round, bc.group, bc.label, r.err)
+			} else {
+				fmt.Fprintf(os.Stderr, "round %d, %s, %s: %s/s (%.1fs, RSS %d MiB)\n", round, bc.group, bc.label, humanCount(r.res.rate()), r.res.Seconds, r.rssKiB>>10)
+			}
+			runs[i] = append(runs[i], r)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+		}
+		rd.drop()
+	}
+	tbl := report(cs, runs)
+	head := fmt.Sprintf("benchpeers %s: %d rows, %d rounds, lookups for %s each; load average %s at the start, %s at the end; %d CPUs\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), o.rows, o.rounds, o.lookupTime, startLoad, loadAverage(), numCPU())
+	fmt.Print(head + tbl)
+	if o.out != "" {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return err
+		}
+		name := fmt.Sprintf("%s/peers-%s.md", o.out, time.Now().UTC().Format("20060102-150405"))
+		if err := os.WriteFile(name, []byte(head+tbl), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintln(os.Stderr, "table written to", name)
+	}
+	return nil
+}
+
+// roundTables are one round's database and its shared read-only tables.
+type roundTables struct {
+	c      *flussrpc.Client
+	db     string
+	lookup string // primary-key table holding every row, for the lookups
+	scan   string // log table holding every row, for the scans
+}
+
+// newRound creates the round's database and fills the tables the read
+// workloads share, with this repository's writers (untimed).
+func newRound(ctx context.Context, c *flussrpc.Client, o options, round int, cs []bcase) (*roundTables, error) {
+	rd := &roundTables{c: c, db: fmt.Sprintf("benchpeers_%d_r%d", time.Now().Unix()%1_000_000, round)}
+	if err := c.Admin().CreateDatabase(ctx, rd.db, schema.DatabaseDescriptor{}, false); err != nil {
+		return nil, err
+	}
+	need := map[string]bool{}
+	for _, bc := range cs {
+		need[bc.mode] = true
+	}
+	fill := func(name string, pk bool) error {
+		if err := createTable(ctx, c, rd.db, name, pk); err != nil {
+			return err
+		}
+		t, err := c.OpenTable(ctx, flussrpc.TablePath{Database: rd.db, Table: name})
+		if err != nil {
+			return err
+		}
+		_, err = writeRows(ctx, t, pk, o.rows)
+		return err
+	}
+	if need["lookup"] {
+		rd.lookup = "lookup"
+		if err := fill(rd.lookup, true); err != nil {
+			rd.drop()
+			return nil, fmt.Errorf("filling the lookup table: %w", err)
+		}
+	}
+	if need["scan-arrow"] || need["scan-rows"] || need["scan-sql"] {
+		rd.scan = "scan"
+		if err := fill(rd.scan, false); err != nil {
+			rd.drop()
+			return nil, fmt.Errorf("filling the scan table: %w", err)
+		}
+	}
+	return rd, nil
+}
+
+// tableFor returns the table case i reads, or creates an empty one for a
+// write workload.
+func (rd *roundTables) tableFor(ctx context.Context, bc bcase, i int) (string, error) {
+	switch bc.mode {
+	case "lookup":
+		return rd.lookup, nil
+	case "append", "upsert":
+		name := fmt.Sprintf("w%d_%s", i, bc.mode)
+		return name, createTable(ctx, rd.c, rd.db, name, bc.mode == "upsert")
+	}
+	return rd.scan, nil
+}
+
+func (rd *roundTables) drop() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := rd.c.Admin().DropDatabase(ctx, rd.db, true, true); err != nil {
+		fmt.Fprintln(os.Stderr, "dropping", rd.db+":", err)
+	}
+}
+
+func createTable(ctx context.Context, c *flussrpc.Client, db, name string, pk bool) error {
+	d, err := tableDesc(pk)
+	if err != nil {
+		return err
+	}
+	return c.Admin().CreateTable(ctx, flussrpc.TablePath{Database: db, Table: name}, d, false)
+}
+
+// execCase runs one case in its own process and reads its result line,
+// peak RSS included.
+func execCase(ctx context.Context, o options, self string, bc bcase, db, table string) run {
+	args := []string{bc.mode, o.bootstrap, db, table, strconv.Itoa(o.rows), strconv.Itoa(bc.conc), strconv.FormatFloat(o.lookupTime.Seconds(), 'f', -1, 64)}
+	var cmd *exec.Cmd
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Minute)
+	defer cancel()
+	switch bc.lang {
+	case langGo:
+		cmd = exec.CommandContext(ctx, self, append([]string{"child", bc.client}, args...)...)
+	case langJava:
+		// Arrow in the Java client needs java.nio opened to it.
+		cmd = exec.CommandContext(ctx, "java", append([]string{"--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", o.javaCP, "io.github.gofluss.bench.Bench"}, args...)...)
+	case langPython:
+		cmd = exec.CommandContext(ctx, o.python, append([]string{"bench/pyfluss_bench.py"}, args...)...)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var r run
+	if err != nil {
+		r.err = fmt.Errorf("%w: %s", err, lastLines(stderr.String(), 5))
+		return r
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &r.res); err != nil || r.res.Ops <= 0 {
+		r.err = fmt.Errorf("no result line in %q (%v): %s", stdout.String(), err, lastLines(stderr.String(), 5))
+	}
+	r.rssKiB = r.res.VmHWMKiB
+	return r
+}
+
+func lastLines(s string, n int) string {
+	ls := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(ls[max(0, len(ls)-n):], " | ")
+}
+
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}

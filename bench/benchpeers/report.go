@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+)
+
+// figures summarises one case over its rounds.
+type figures struct {
+	median, lo, hi float64 // rate
+	p50, p99       float64 // medians over the rounds, ms; 0 without latencies
+	rssKiB         int64   // largest over the rounds
+	ok, failed     int
+}
+
+func summarise(rs []run) figures {
+	var f figures
+	var rates, p50s, p99s []float64
+	for _, r := range rs {
+		f.rssKiB = max(f.rssKiB, r.rssKiB)
+		if r.err != nil {
+			f.failed++
+			continue
+		}
+		f.ok++
+		rates = append(rates, r.res.rate())
+		if r.res.P50ms > 0 {
+			p50s = append(p50s, r.res.P50ms)
+			p99s = append(p99s, r.res.P99ms)
+		}
+	}
+	if len(rates) > 0 {
+		f.median, f.lo, f.hi = median(rates), slices.Min(rates), slices.Max(rates)
+	}
+	f.p50, f.p99 = median(p50s), median(p99s)
+	return f
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// report renders the table: one line per case, our lines with their ratio
+// to the best peer of their comparison group and to its server ceiling.
+func report(cs []bcase, runs [][]run) string {
+	fs := make([]figures, len(cs))
+	bestPeer := map[string]float64{}
+	ceiling := map[string]float64{}
+	for i, c := range cs {
+		fs[i] = summarise(runs[i])
+		switch {
+		case c.ceiling():
+			ceiling[c.group] = fs[i].median
+		case !c.ours():
+			bestPeer[c.group] = max(bestPeer[c.group], fs[i].median)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("| Workload | Client | median /s | min–max /s | p50 / p99 ms | ÷ best peer | ÷ ceiling | peak RSS |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|\n")
+	for i, c := range cs {
+		f := fs[i]
+		rate, spread := "failed", ""
+		if f.ok > 0 {
+			rate, spread = humanCount(f.median), humanCount(f.lo)+"–"+humanCount(f.hi)
+		}
+		if f.failed > 0 && f.ok > 0 {
+			rate += fmt.Sprintf(" (%d failed)", f.failed)
+		}
+		lat := ""
+		if f.p50 > 0 {
+			lat = fmt.Sprintf("%.3g / %.3g", f.p50, f.p99)
+		}
+		peer, ceil := "", ""
+		if c.ours() && f.ok > 0 {
+			peer = ratio(f.median, bestPeer[c.peers])
+			ceil = ratio(f.median, ceiling[c.peers])
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %d MiB |\n", c.group, c.label, rate, spread, lat, peer, ceil, f.rssKiB>>10)
+	}
+	return b.String()
+}
+
+func ratio(x, of float64) string {
+	if of <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.2f×", x/of)
+}
+
+// humanCount writes 1234567 as 1.23M.
+func humanCount(x float64) string {
+	switch {
+	case x >= 1e6:
+		return trimZeros(fmt.Sprintf("%.3g", x/1e6)) + "M"
+	case x >= 1e3:
+		return trimZeros(fmt.Sprintf("%.3g", x/1e3)) + "k"
+	}
+	return fmt.Sprintf("%.3g", x)
+}
+
+func trimZeros(s string) string {
+	if strings.Contains(s, ".") && !strings.ContainsAny(s, "e") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+func numCPU() int { return runtime.NumCPU() }

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// result is what one workload process prints as its last stdout line, in
+// the same shape from the Go, Java and Python programs.
+type result struct {
+	Ops     int64   `json:"ops"`     // rows written or read, or lookups done
+	Seconds float64 `json:"seconds"` // wall time of the measured part
+	P50ms   float64 `json:"p50_ms,omitempty"`
+	P99ms   float64 `json:"p99_ms,omitempty"`
+	// VmHWMKiB is the process's peak RSS, read by the process itself from
+	// /proc/self/status just before it prints the line: the rusage of a
+	// child is no use here, because Linux carries the parent's peak into
+	// it across the vfork and exec that start the child.
+	VmHWMKiB int64 `json:"vmhwm_kib"`
+}
+
+func (r result) rate() float64 {
+	if r.Seconds <= 0 {
+		return 0
+	}
+	return float64(r.Ops) / r.Seconds
+}
+
+func (r result) print(w io.Writer) error {
+	r.VmHWMKiB = vmHWM()
+	return json.NewEncoder(w).Encode(r)
+}
+
+// vmHWM returns the VmHWM of /proc/self/status in KiB, or 0.
+func vmHWM() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// withLatencies sets the percentiles of lat (sorted in place).
+func (r result) withLatencies(lat []time.Duration) result {
+	if len(lat) == 0 {
+		return r
+	}
+	slices.Sort(lat)
+	at := func(q float64) float64 {
+		return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))]) / float64(time.Millisecond)
+	}
+	r.P50ms, r.P99ms = at(0.50), at(0.99)
+	return r
+}
+
+// closedLoop runs one(j) for j = 0, 1, ... on conc goroutines until d has
+// passed, each goroutine issuing its next call when the previous returned,
+// and returns the count, the wall time and every call's latency. The first
+// error stops the run.
+func closedLoop(conc int, d time.Duration, one func(j int) error) (result, error) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var all []time.Duration
+	var firstErr error
+	var failed atomic.Bool
+	start := time.Now()
+	stop := start.Add(d)
+	for g := 0; g < conc; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lat := make([]time.Duration, 0, 1024)
+			var err error
+			for err == nil && !failed.Load() && time.Now().Before(stop) {
+				t := time.Now()
+				if err = one(int(next.Add(1) - 1)); err == nil {
+					lat = append(lat, time.Since(t))
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			all = append(all, lat...)
+			if err != nil && firstErr == nil {
+				firstErr = err
+				failed.Store(true)
+			}
+		}()
+	}
+	wg.Wait()
+	res := result{Ops: int64(len(all)), Seconds: time.Since(start).Seconds()}
+	return res.withLatencies(all), firstErr
+}

@@ -1,0 +1,142 @@
+"""The pyfluss side of bench/benchpeers: one workload per process.
+
+    python bench/pyfluss_bench.py MODE BOOTSTRAP DB TABLE ROWS CONCURRENCY SECONDS
+
+The table exists already (benchpeers creates it, and fills it for lookup
+and scan-arrow). Row i is (i, "name-<i>", i * 0.5), as in every peer.
+
+  append      write_arrow_batch of 8192-row batches (pyfluss's fastest
+              append; the batches are built before the clock starts)
+  upsert      UpsertWriter.upsert per row
+  lookup      CONCURRENCY asyncio tasks sharing one Lookuper, for SECONDS;
+              pyfluss 1.0.0 finds nothing for many keys of a table another
+              client wrote (table.kv.format-version 2), so a miss is
+              counted (on stderr), not fatal: it still costs a round trip
+  scan-arrow  LogScanner.to_arrow of every bucket from the earliest offset
+
+Writes are timed from the first write to the return of flush() (every row
+acknowledged). Prints one JSON line: ops, seconds, p50_ms/p99_ms (lookups)
+and vmhwm_kib, the peak RSS of this process.
+"""
+
+import asyncio
+import json
+import os
+import sys
+import time
+
+import fluss
+import pyarrow as pa
+
+SCHEMA = pa.schema([("id", pa.int64()), ("name", pa.string()), ("v", pa.float64())])
+
+
+def row(i):
+    return [i, "name-%d" % i, i * 0.5]
+
+
+def lookup_key(j, rows):
+    return j * 7919 % rows
+
+
+def vmhwm_kib():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+def percentile(lat, q):
+    return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else 0
+
+
+async def append(tbl, rows):
+    batches = []
+    for k in range(0, rows, 8192):
+        ids = list(range(k, min(rows, k + 8192)))
+        batches.append(pa.RecordBatch.from_arrays(
+            [pa.array(ids, pa.int64()), pa.array(["name-%d" % i for i in ids]),
+             pa.array([i * 0.5 for i in ids], pa.float64())], schema=SCHEMA))
+    w = tbl.new_append().create_writer()
+    start = time.perf_counter()
+    for b in batches:
+        w.write_arrow_batch(b)
+    await w.flush()
+    return {"ops": rows, "seconds": time.perf_counter() - start}
+
+
+async def upsert(tbl, rows):
+    w = tbl.new_upsert().create_writer()
+    start = time.perf_counter()
+    for i in range(rows):
+        w.upsert(row(i))
+    await w.flush()
+    return {"ops": rows, "seconds": time.perf_counter() - start}
+
+
+async def lookup(tbl, rows, conc, seconds):
+    lk = tbl.new_lookup().create_lookuper()
+    lat = []
+    nxt = [0]
+    misses = [0]
+    stop = time.perf_counter() + seconds
+
+    async def worker():
+        while time.perf_counter() < stop:
+            j = nxt[0]
+            nxt[0] += 1
+            k = lookup_key(j, rows)
+            t = time.perf_counter()
+            if await lk.lookup([k]) is None:
+                misses[0] += 1
+            lat.append(time.perf_counter() - t)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(conc)))
+    el = time.perf_counter() - start
+    lat.sort()
+    if misses[0]:
+        print("pyfluss found nothing for %d of %d existing keys" % (misses[0], len(lat)), file=sys.stderr)
+    return {"ops": len(lat), "seconds": el, "p50_ms": percentile(lat, 0.5), "p99_ms": percentile(lat, 0.99)}
+
+
+async def scan_arrow(tbl, rows):
+    start = time.perf_counter()
+    s = await tbl.new_scan().create_record_batch_log_scanner()
+    n = tbl.get_table_info().num_buckets
+    s.subscribe_buckets({b: fluss.EARLIEST_OFFSET for b in range(n)})
+    t = await s.to_arrow()
+    if t.num_rows != rows:
+        raise RuntimeError("scanned %d rows, want %d" % (t.num_rows, rows))
+    return {"ops": t.num_rows, "seconds": time.perf_counter() - start}
+
+
+async def main():
+    if len(sys.argv) != 8:
+        sys.exit(__doc__)
+    mode, bootstrap, db, table = sys.argv[1:5]
+    rows, conc, seconds = int(sys.argv[5]), int(sys.argv[6]), float(sys.argv[7])
+    conn = await fluss.FlussConnection.create(fluss.Config({"bootstrap.servers": bootstrap}))
+    try:
+        tbl = await conn.get_table(fluss.TablePath(db, table))
+        if mode == "append":
+            out = await append(tbl, rows)
+        elif mode == "upsert":
+            out = await upsert(tbl, rows)
+        elif mode == "lookup":
+            out = await lookup(tbl, rows, conc, seconds)
+        elif mode == "scan-arrow":
+            out = await scan_arrow(tbl, rows)
+        else:
+            sys.exit("pyfluss has no %s workload here" % mode)
+    finally:
+        await conn.close()
+    out["vmhwm_kib"] = vmhwm_kib()
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
+    sys.stdout.flush()  # os._exit skips the flush of a piped stdout
+    os._exit(0)
