@@ -14,6 +14,7 @@ CLUSTER      = $(GO) run ./cmd/fluss-cluster
 STATICCHECK_VERSION = v0.8.2
 PYFLUSS_VERSION     = 1.0.0
 PYARROW_VERSION     = 26.0.1
+ADBC_VERSION        = 1.13.0
 PROTOC_GEN_GO       = google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
 
 export FLUSS_PEER_PYTHON = $(CURDIR)/$(PEER_PY)
@@ -27,7 +28,7 @@ SUBMODULES = gorm examples/gorm examples/bun
 in_modules = for m in $(SUBMODULES); do (cd $$m && $(1)) || exit 1; done
 
 .PHONY: all build demo test fault-test lint vet fmt-check staticcheck peers generate \
-        cluster-up cluster-down cluster-status fuzz bench bench-peers clean javapeer
+        cluster-up cluster-down cluster-status fuzz bench bench-peers clean javapeer jdbcpeer flightsql
 
 all: build
 
@@ -57,7 +58,7 @@ demo:
 ## ports), started and stopped here; it kills servers and cuts connections.
 INTEGRATION = FLUSS_SASL=1 FLUSS_INTEGRATION=1
 
-test: lint peers javapeer
+test: lint peers javapeer jdbcpeer
 	@FLUSS_SASL=1 $(CLUSTER) up
 	@status=0; $(INTEGRATION) $(GO) test -race -count=1 -p 1 -timeout 60m ./... || status=$$?; \
 	  for m in $(SUBMODULES); do \
@@ -94,12 +95,17 @@ staticcheck: $(STATICCHECK)
 $(STATICCHECK):
 	GOBIN=$(GOBIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-## peers: a Python venv with pyfluss, the independent client the suite cross-checks against.
-peers: $(PEER_PY)
+## peers: a Python venv with the independent clients the suite cross-checks
+## against: pyfluss, and the ADBC Flight SQL driver for the Flight SQL server.
+## The stamp names the versions, so that changing one reinstalls.
+PEERS_STAMP = $(VENV)/.peers-$(PYFLUSS_VERSION)-$(PYARROW_VERSION)-$(ADBC_VERSION)
+peers: $(PEERS_STAMP)
 
-$(PEER_PY):
-	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check pyfluss==$(PYFLUSS_VERSION) pyarrow==$(PYARROW_VERSION)
+$(PEERS_STAMP):
+	@[ -x $(PEER_PY) ] || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check pyfluss==$(PYFLUSS_VERSION) pyarrow==$(PYARROW_VERSION) \
+	  adbc-driver-manager==$(ADBC_VERSION) adbc-driver-flightsql==$(ADBC_VERSION)
+	@touch $@
 
 ## javapeer: compile the Java client witness (internal/javapeer) with Maven,
 ## against fluss-client at the server version pinned in internal/cluster.
@@ -121,11 +127,29 @@ endef
 $(JAVAPEER_CP): $(JAVAPEER)/pom.xml $(wildcard $(JAVAPEER)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go
 	$(call mvn_compile,$(JAVAPEER))
 
+## jdbcpeer: compile the Flight SQL JDBC driver check (internal/jdbcpeer),
+## the client JDBC tools use to reach the Flight SQL server.
+JDBCPEER    = internal/jdbcpeer
+JDBCPEER_CP = $(JDBCPEER)/target/peer.classpath
+
+jdbcpeer: $(JDBCPEER_CP)
+
+$(JDBCPEER_CP): $(JDBCPEER)/pom.xml $(wildcard $(JDBCPEER)/src/main/java/*/*/*/*/*.java)
+	$(mvn_compile)
+
 ## generate: regenerate the protobuf Go code from flussrpc/pb/fluss_api.proto.
 generate:
 	@command -v protoc >/dev/null || { echo "protoc missing: apt-get install protobuf-compiler"; exit 1; }
 	GOBIN=$(GOBIN) $(GO) install $(PROTOC_GEN_GO)
 	PATH=$(GOBIN):$$PATH $(GO) generate ./flussrpc/pb
+
+## flightsql: start the local cluster if none runs, then serve it over Arrow
+## Flight SQL on FLIGHTSQL_ADDR; clients log in as a Fluss SASL user (the
+## local cluster's are printed by `up`).
+FLIGHTSQL_ADDR ?= 127.0.0.1:32010
+flightsql:
+	@eval "$$(FLUSS_SASL=1 $(CLUSTER) up | tee /dev/stderr | grep '^FLUSS_SASL_BOOTSTRAP=')"; \
+	  $(GO) run ./cmd/fluss-flightsql --addr $(FLIGHTSQL_ADDR) --dsn "fluss://$$FLUSS_SASL_BOOTSTRAP/fluss"
 
 cluster-up:
 	@FLUSS_SASL=$${FLUSS_SASL:-1} $(CLUSTER) up
@@ -169,4 +193,4 @@ $(BENCH_JAVA_CP): $(BENCH_JAVA)/pom.xml $(wildcard $(BENCH_JAVA)/src/main/java/*
 	$(call mvn_compile,$(BENCH_JAVA))
 
 clean:
-	rm -rf $(GOBIN) $(VENV) $(JAVAPEER)/target $(BENCH_JAVA)/target
+	rm -rf $(GOBIN) $(VENV) $(JAVAPEER)/target $(JDBCPEER)/target $(BENCH_JAVA)/target

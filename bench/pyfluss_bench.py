@@ -13,6 +13,10 @@ and scan-arrow). Row i is (i, "name-<i>", i * 0.5), as in every peer.
               client wrote (table.kv.format-version 2), so a miss is
               counted (on stderr), not fatal: it still costs a round trip
   scan-arrow  LogScanner.to_arrow of every bucket from the earliest offset
+  scan-adbc   not pyfluss: the same table read whole as Arrow by Python's
+              ADBC Flight SQL driver (SELECT * and fetch_arrow_table)
+              through the project's Flight SQL server; BOOTSTRAP is then
+              the server's URI (grpc://host:port)
 
 Writes are timed from the first write to the return of flush() (every row
 acknowledged). Prints one JSON line: ops, seconds, p50_ms/p99_ms (lookups)
@@ -112,11 +116,29 @@ async def scan_arrow(tbl, rows):
     return {"ops": t.num_rows, "seconds": time.perf_counter() - start}
 
 
+def scan_adbc(uri, db, table, rows):
+    import adbc_driver_flightsql.dbapi as flight_sql
+
+    with flight_sql.connect(uri, autocommit=True) as conn, conn.cursor() as cur:
+        start = time.perf_counter()
+        cur.execute("SELECT * FROM %s.%s" % (db, table))
+        t = cur.fetch_arrow_table()
+        seconds = time.perf_counter() - start
+    if t.num_rows != rows:
+        raise RuntimeError("read %d rows through Flight SQL, want %d" % (t.num_rows, rows))
+    return {"ops": t.num_rows, "seconds": seconds}
+
+
 async def main():
     if len(sys.argv) != 8:
         sys.exit(__doc__)
     mode, bootstrap, db, table = sys.argv[1:5]
     rows, conc, seconds = int(sys.argv[5]), int(sys.argv[6]), float(sys.argv[7])
+    if mode == "scan-adbc":
+        out = scan_adbc(bootstrap, db, table, rows)
+        out["vmhwm_kib"] = vmhwm_kib()
+        print(json.dumps(out))
+        return
     conn = await fluss.FlussConnection.create(fluss.Config({"bootstrap.servers": bootstrap}))
     try:
         tbl = await conn.get_table(fluss.TablePath(db, table))

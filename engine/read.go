@@ -65,6 +65,18 @@ func (c *Session) openScan(ctx context.Context, p planner.QueryPlan, b *binder) 
 		rows, err := c.sorted(ctx, p, b)
 		return &sliceSource{rows: nonNil(rows)}, none, err
 	}
+	// The other queries (SHOW, DESCRIBE, EXPLAIN, constants ...) are
+	// answered in memory by execute; QueryArrow reads them as their rows.
+	rows, _, err := c.execute(ctx, p, b)
+	if err != nil {
+		return nil, none, err
+	}
+	if mr, ok := rows.(*memRows); ok {
+		return &sliceSource{rows: nonNil(mr.rows)}, none, nil
+	}
+	if rows != nil {
+		_ = rows.Close()
+	}
 	return nil, none, fmt.Errorf("fluss: %s statements are not executed by this version of the driver yet", planKind(p))
 }
 

@@ -338,6 +338,11 @@ func filterLike(rows [][]any, pat *planner.Pattern) ([][]any, error) {
 	return out, nil
 }
 
+// LikeRegexp compiles a SQL LIKE pattern (% any run, _ one character,
+// \ escaping either) into an anchored regexp, for front doors that filter
+// names the way SHOW ... LIKE does (Flight SQL's metadata filters).
+func LikeRegexp(pattern string) (*regexp.Regexp, error) { return likeRegexp(pattern, false) }
+
 // likeRegexp translates % and _ (with \ escaping them) into a regexp.
 func likeRegexp(pattern string, fold bool) (*regexp.Regexp, error) {
 	var b strings.Builder

@@ -8,6 +8,8 @@
 //	changelog   upserts and deletes, then the table's changes from t$changelog
 //	gorm        users and an event log through GORM and the flussgorm dialector
 //	bun         a table through uptrace/bun with its MySQL dialect
+//	flightsql   a Python notebook session over ADBC and the Flight SQL
+//	            server (notebook.py, run by flightsql's TestNotebookExample)
 //
 // gorm and bun are Go modules of their own, so that the driver module does
 // not depend on GORM or bun; run them from their directories (go run .).

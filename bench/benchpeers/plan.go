@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +27,9 @@ type options struct {
 	python     string
 	out        string
 	only       string
+	// flightURI is the Flight SQL server the scan-adbc case reads
+	// through, started by orchestrate in this process.
+	flightURI string
 }
 
 // Who runs a case.
@@ -39,7 +43,7 @@ const (
 type bcase struct {
 	group  string // the workload, as the table names it
 	peers  string // the group whose peers and ceiling this one is compared with
-	mode   string // append, upsert, lookup, scan-arrow, scan-rows, scan-sql
+	mode   string // append, upsert, lookup, scan-arrow, scan-adbc, scan-rows, scan-sql
 	lang   string
 	client string // for Go: native, arrow, sql, prepared, ceiling
 	label  string
@@ -87,6 +91,7 @@ func cases(o options) []bcase {
 	}
 	add(arrowG, "", "scan-arrow", langGo, "native", "ours, PollArrow", 1)
 	add(arrowG, "", "scan-arrow", langPython, "", "pyfluss, to_arrow", 1)
+	add(arrowG, "", "scan-adbc", langPython, "", "Python ADBC via our Flight SQL server", 1)
 	add(rowsG, "", "scan-rows", langGo, "native", "ours, Poll", 1)
 	add(rowsG, "", "scan-rows", langJava, "", "Java client, poll loop", 1)
 	add("bounded scan "+n+" rows through database/sql", rowsG, "scan-sql", langGo, "sql", "ours, database/sql Rows", 1)
@@ -126,6 +131,13 @@ func orchestrate(ctx context.Context, o options) error {
 		return err
 	}
 	defer c.Close()
+	if slices.ContainsFunc(cs, func(bc bcase) bool { return bc.mode == "scan-adbc" }) {
+		stop, err := o.startFlightSQL()
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	startLoad := loadAverage()
 	runs := make([][]run, len(cs))
 	for round := 1; round <= o.rounds; round++ {
@@ -207,7 +219,7 @@ func newRound(ctx context.Context, c *flussrpc.Client, o options, round int, cs 
 			return nil, fmt.Errorf("filling the lookup table: %w", err)
 		}
 	}
-	if need["scan-arrow"] || need["scan-rows"] || need["scan-sql"] {
+	if need["scan-arrow"] || need["scan-adbc"] || need["scan-rows"] || need["scan-sql"] {
 		rd.scan = "scan"
 		if err := fill(rd.scan, false); err != nil {
 			rd.drop()
@@ -260,6 +272,9 @@ func execCase(ctx context.Context, o options, self string, bc bcase, db, table s
 		// Arrow in the Java client needs java.nio opened to it.
 		cmd = exec.CommandContext(ctx, "java", append([]string{"--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", o.javaCP, "io.github.gofluss.bench.Bench"}, args...)...)
 	case langPython:
+		if bc.mode == "scan-adbc" {
+			args[1] = o.flightURI
+		}
 		cmd = exec.CommandContext(ctx, o.python, append([]string{"bench/pyfluss_bench.py"}, args...)...)
 	}
 	var stdout, stderr bytes.Buffer

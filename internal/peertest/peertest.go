@@ -109,3 +109,15 @@ func Scan(tb testing.TB, bootstrap, database, table string) ScanResult {
 	}
 	return out
 }
+
+// Python returns the peer interpreter, for tests that run peer scripts of
+// their own (the ADBC checks of the Flight SQL server).
+func Python(tb testing.TB) string {
+	tb.Helper()
+	return python(tb)
+}
+
+// Script returns the path of a file under peers/ of the repository.
+func Script(elem ...string) string {
+	return filepath.Join(append([]string{repoRoot(), "peers"}, elem...)...)
+}

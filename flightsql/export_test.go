@@ -1,0 +1,13 @@
+package flightsql
+
+// ActiveCalls is the number of calls under way, for tests that check a
+// cancelled stream ends on the server too.
+func ActiveCalls(s *Server) int {
+	n := 0
+	for _, u := range s.users.all() {
+		u.mu.Lock()
+		n += u.active
+		u.mu.Unlock()
+	}
+	return n
+}

@@ -1,0 +1,65 @@
+package flightsql_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/gofluss/fluss/internal/cluster"
+	"github.com/gofluss/fluss/internal/clustertest"
+)
+
+// jdbcClasspath is the classpath of internal/jdbcpeer, built by `make
+// jdbcpeer`; a missing build fails the test.
+func jdbcClasspath(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "internal", "jdbcpeer", "target")
+	deps, err := os.ReadFile(filepath.Join(dir, "peer.classpath"))
+	if err != nil {
+		t.Fatalf("the JDBC check is not built (run `make jdbcpeer`): %v", err)
+	}
+	return filepath.Join(dir, "classes") + string(os.PathListSeparator) + strings.TrimSpace(string(deps))
+}
+
+// TestJDBCClient runs internal/jdbcpeer: Arrow's Flight SQL JDBC driver
+// lists tables and columns and reads a query through a ResultSet.
+func TestJDBCClient(t *testing.T) {
+	addr, _ := startServer(t, nil)
+	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
+	db := newDatabase(t, ctx, cl, "jdbc")
+	update(t, ctx, cl, "CREATE TABLE "+db+".items (id BIGINT NOT NULL, name STRING, price DECIMAL(8, 2), PRIMARY KEY (id) NOT ENFORCED)")
+	update(t, ctx, cl, "CREATE TABLE "+db+".logs (line STRING)")
+	update(t, ctx, cl, "INSERT INTO "+db+".items VALUES (1, 'pen', 1.50), (2, 'book', 12.00), (3, NULL, NULL)")
+
+	cfg, err := cluster.FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, cfg.Java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+		// Arrow's memory needs direct access to NIO buffers.
+		"--add-opens=java.base/java.nio=ALL-UNNAMED",
+		"-cp", jdbcClasspath(t), "io.github.gofluss.jdbcpeer.Check",
+		addr, clustertest.SASLUser, clustertest.SASLPassword, db, "items")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("JDBC check failed: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	want := strings.Join([]string{
+		"tables " + db + ".items:TABLE," + db + ".logs:TABLE",
+		// java.sql.Types: BIGINT -5, VARCHAR/LONGVARCHAR 12 or -1, DECIMAL 3.
+		"columns id:-5,name:12,price:3",
+		"row 1|pen|1.50",
+		"row 2|book|12.00",
+		"row 3|null|null",
+		"refused without the password",
+	}, "\n")
+	if got := strings.TrimSpace(stdout.String()); got != want {
+		t.Errorf("JDBC saw\n%s\nwant\n%s\n(stderr: %s)", got, want, stderr.String())
+	}
+}

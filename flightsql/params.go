@@ -1,0 +1,123 @@
+package flightsql
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// maxParamRows bounds the parameter rows one bind may upload: each row is
+// one execution, held in memory until the statement runs.
+const maxParamRows = 1 << 20
+
+// paramRows reads uploaded parameter batches: each row binds the
+// statement's placeholders by position, column i to placeholder i+1.
+func paramRows(rdr array.RecordReader) ([][]driver.NamedValue, error) {
+	var out [][]driver.NamedValue
+	for rdr.Next() {
+		rec := rdr.RecordBatch()
+		if int64(len(out))+rec.NumRows() > maxParamRows {
+			return nil, fmt.Errorf("fluss flightsql: more than %d parameter rows in one bind", maxParamRows)
+		}
+		for i := range int(rec.NumRows()) {
+			row := make([]driver.NamedValue, rec.NumCols())
+			for c, col := range rec.Columns() {
+				v, err := arrowValue(col, i)
+				if err != nil {
+					return nil, fmt.Errorf("fluss flightsql: parameter %d of row %d: %w", c+1, len(out)+1, err)
+				}
+				row[c] = driver.NamedValue{Ordinal: c + 1, Value: v}
+			}
+			out = append(out, row)
+		}
+	}
+	return out, rdr.Err()
+}
+
+// arrowValue returns element i of arr as a Go value the engine binds
+// (see typeconv.ToValue): integers, floats, strings, bytes, decimal text,
+// time.Time for dates and timestamps (an instant for zoned timestamps,
+// else the wall clock in UTC), time.Duration for times of day, []any for
+// lists, and JSON text for maps and structs.
+func arrowValue(arr arrow.Array, i int) (any, error) {
+	// A NullArray has no validity bitmap, so IsNull alone misses it;
+	// pyarrow makes one for a parameter column of only None.
+	if arr.DataType().ID() == arrow.NULL || arr.IsNull(i) {
+		return nil, nil
+	}
+	switch a := arr.(type) {
+	case *array.Boolean:
+		return a.Value(i), nil
+	case *array.Int8:
+		return a.Value(i), nil
+	case *array.Int16:
+		return a.Value(i), nil
+	case *array.Int32:
+		return a.Value(i), nil
+	case *array.Int64:
+		return a.Value(i), nil
+	case *array.Uint8:
+		return a.Value(i), nil
+	case *array.Uint16:
+		return a.Value(i), nil
+	case *array.Uint32:
+		return a.Value(i), nil
+	case *array.Uint64:
+		return a.Value(i), nil
+	case *array.Float32:
+		return a.Value(i), nil
+	case *array.Float64:
+		return a.Value(i), nil
+	case *array.String:
+		return a.Value(i), nil
+	case *array.LargeString:
+		return a.Value(i), nil
+	case *array.StringView:
+		return a.Value(i), nil
+	case *array.Binary:
+		return append([]byte(nil), a.Value(i)...), nil
+	case *array.LargeBinary:
+		return append([]byte(nil), a.Value(i)...), nil
+	case *array.FixedSizeBinary:
+		return append([]byte(nil), a.Value(i)...), nil
+	case *array.Decimal128:
+		return a.Value(i).ToString(a.DataType().(*arrow.Decimal128Type).Scale), nil
+	case *array.Decimal256:
+		return a.Value(i).ToString(a.DataType().(*arrow.Decimal256Type).Scale), nil
+	case *array.Date32:
+		return a.Value(i).ToTime(), nil
+	case *array.Date64:
+		return a.Value(i).ToTime(), nil
+	case *array.Time32:
+		return a.Value(i).ToTime(a.DataType().(*arrow.Time32Type).Unit).Sub(time.Unix(0, 0).UTC()), nil
+	case *array.Time64:
+		return a.Value(i).ToTime(a.DataType().(*arrow.Time64Type).Unit).Sub(time.Unix(0, 0).UTC()), nil
+	case *array.Timestamp:
+		return a.Value(i).ToTime(a.DataType().(*arrow.TimestampType).Unit), nil
+	case array.ListLike:
+		start, end := a.ValueOffsets(i)
+		vals := a.ListValues()
+		if _, isMap := a.(*array.Map); !isMap {
+			out := make([]any, 0, end-start)
+			for j := start; j < end; j++ {
+				v, err := arrowValue(vals, int(j))
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, v)
+			}
+			return out, nil
+		}
+	}
+	// Maps, structs and the rest: their JSON form, which typeconv reads
+	// for MAP and ROW columns.
+	js, err := json.Marshal(arr.GetOneForMarshal(i))
+	if err != nil {
+		return nil, err
+	}
+	return string(js), nil
+}

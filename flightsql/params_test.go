@@ -1,0 +1,86 @@
+package flightsql
+
+import (
+	"database/sql/driver"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+func TestArrowValue(t *testing.T) {
+	ts := time.Date(2024, 1, 2, 3, 4, 5, 678_000_000, time.UTC)
+	tests := []struct {
+		name string
+		typ  arrow.DataType
+		json string // the one-element array, as array.FromJSON reads it
+		want any
+	}{
+		{"null type", arrow.Null, `[null]`, nil},
+		{"null int", arrow.PrimitiveTypes.Int64, `[null]`, nil},
+		{"int32", arrow.PrimitiveTypes.Int32, `[7]`, int32(7)},
+		{"uint64", arrow.PrimitiveTypes.Uint64, `[18446744073709551615]`, uint64(18446744073709551615)},
+		{"float32", arrow.PrimitiveTypes.Float32, `[0.5]`, float32(0.5)},
+		{"bool", arrow.FixedWidthTypes.Boolean, `[true]`, true},
+		{"string", arrow.BinaryTypes.String, `["héllo"]`, "héllo"},
+		{"large string", arrow.BinaryTypes.LargeString, `["x"]`, "x"},
+		{"binary", arrow.BinaryTypes.Binary, `["AQI="]`, []byte{1, 2}},
+		{"decimal keeps its scale", &arrow.Decimal128Type{Precision: 10, Scale: 2}, `["4.00"]`, "4.00"},
+		{"date", arrow.FixedWidthTypes.Date32, `["2024-01-02"]`, time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC)},
+		{"time of day", arrow.FixedWidthTypes.Time32ms, `["03:04:05.678"]`, 3*time.Hour + 4*time.Minute + 5678*time.Millisecond},
+		{"timestamp", &arrow.TimestampType{Unit: arrow.Millisecond}, `["2024-01-02T03:04:05.678"]`, ts},
+		{"list", arrow.ListOf(arrow.PrimitiveTypes.Int64), `[[1, null, 3]]`, []any{int64(1), nil, int64(3)}},
+		{"struct as JSON", arrow.StructOf(arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int64, Nullable: true}), `[{"a": 1}]`, `{"a":1}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			arr, _, err := array.FromJSON(memory.DefaultAllocator, tt.typ, strings.NewReader(tt.json))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer arr.Release()
+			got, err := arrowValue(arr, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tm, ok := got.(time.Time); ok {
+				got = tm.UTC()
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("arrowValue = %#v (%T), want %#v (%T)", got, got, tt.want, tt.want)
+			}
+		})
+	}
+}
+
+func TestParamRowsBindByPosition(t *testing.T) {
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "a", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "b", Type: arrow.Null, Nullable: true},
+	}, nil)
+	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, strings.NewReader(`[{"a": 1, "b": null}, {"a": 2, "b": null}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	rdr, err := array.NewRecordReader(sc, []arrow.RecordBatch{rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Release()
+	got, err := paramRows(rdr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]driver.NamedValue{
+		{{Ordinal: 1, Value: int64(1)}, {Ordinal: 2, Value: nil}},
+		{{Ordinal: 1, Value: int64(2)}, {Ordinal: 2, Value: nil}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("paramRows = %v, want %v", got, want)
+	}
+}

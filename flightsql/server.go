@@ -1,0 +1,244 @@
+package flightsql
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	fsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/status"
+
+	"github.com/gofluss/fluss/engine"
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/parser"
+	"github.com/gofluss/fluss/planner"
+)
+
+// DefaultCatalog is the catalog name reported when Config.Session.Catalog
+// is empty (the name Flink's Fluss catalog has in the quickstart).
+const DefaultCatalog = "fluss_catalog"
+
+// DefaultIdleTimeout is how long a user's native client stays open without
+// calls before it is closed (a later call opens it again).
+const DefaultIdleTimeout = 10 * time.Minute
+
+// Config configures a Server.
+type Config struct {
+	// Client is the native client configuration: bootstrap servers,
+	// timeouts, TLS to the cluster. Its Username and Password are used
+	// only for anonymous calls; authenticated calls replace them with the
+	// caller's credentials.
+	Client flussrpc.Config
+	// Session is what every statement's session starts from: the current
+	// database, options, the zone of timestamps. RejectTx refuses
+	// BeginTransaction.
+	Session engine.Config
+	// AllowAnonymous lets calls without credentials through, running with
+	// Client's own credentials (if any). Off by default.
+	AllowAnonymous bool
+	// TLS, when set, serves over TLS with this configuration.
+	TLS *tls.Config
+	// Logger receives connection and authentication events (never a
+	// password); nil discards them.
+	Logger *slog.Logger
+	// IdleTimeout closes a user's native client after that long without
+	// calls; 0 means DefaultIdleTimeout.
+	IdleTimeout time.Duration
+}
+
+// Server is a Flight SQL server over a Fluss cluster. Create it with
+// NewServer, run it with Serve and stop it with Close.
+type Server struct {
+	fsql.BaseServer
+
+	cfg   Config
+	log   *slog.Logger
+	mem   memory.Allocator
+	users *users
+	grpc  *grpc.Server
+
+	mu        sync.Mutex
+	prepared  map[string]*prepared
+	txs       map[string]*transaction
+	results   map[string]*result
+	closeOnce sync.Once
+	done      chan struct{}
+}
+
+// NewServer returns a server for cfg. Nothing is dialed until the first
+// call; a wrong bootstrap address shows up as an error of that call.
+func NewServer(cfg Config) (*Server, error) {
+	if len(cfg.Client.Bootstrap) == 0 {
+		return nil, errors.New("flightsql: the configuration has no bootstrap server")
+	}
+	if cfg.Session.Catalog == "" {
+		cfg.Session.Catalog = DefaultCatalog
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		cfg:      cfg,
+		log:      log,
+		mem:      memory.DefaultAllocator,
+		prepared: map[string]*prepared{},
+		txs:      map[string]*transaction{},
+		results:  map[string]*result{},
+		done:     make(chan struct{}),
+	}
+	s.BaseServer.Alloc = s.mem
+	s.users = newUsers(cfg.Client, log)
+	if err := s.registerSQLInfo(); err != nil {
+		return nil, err
+	}
+	opts := []grpc.ServerOption{
+		grpc.ChainUnaryInterceptor(s.unaryAuth),
+		grpc.ChainStreamInterceptor(s.streamAuth),
+		grpc.MaxRecvMsgSize(64 << 20),
+	}
+	if cfg.TLS != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLS)))
+	}
+	s.grpc = grpc.NewServer(opts...)
+	flight.RegisterFlightServiceServer(s.grpc, fsql.NewFlightServerWithAllocator(s, s.mem))
+	go s.janitor()
+	return s, nil
+}
+
+// Serve accepts Flight SQL calls on l until Close; it returns nil after
+// Close.
+func (s *Server) Serve(l net.Listener) error {
+	err := s.grpc.Serve(l)
+	if errors.Is(err, grpc.ErrServerStopped) {
+		return nil
+	}
+	return err
+}
+
+// Close stops the server: open calls are cancelled, prepared statements
+// and open transactions are dropped, and every native client is closed.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.done)
+		s.grpc.Stop()
+		s.mu.Lock()
+		for h, p := range s.prepared {
+			p.close()
+			delete(s.prepared, h)
+		}
+		for h, t := range s.txs {
+			t.abort()
+			delete(s.txs, h)
+		}
+		for h, r := range s.results {
+			r.release()
+			delete(s.results, h)
+		}
+		s.mu.Unlock()
+		s.users.closeAll()
+	})
+	return nil
+}
+
+// janitor closes idle native clients and forgets stale results.
+func (s *Server) janitor() {
+	t := time.NewTicker(s.cfg.IdleTimeout / 4)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.done:
+			return
+		case now := <-t.C:
+			s.users.closeIdle(now.Add(-s.cfg.IdleTimeout), s.busyUsers())
+			s.dropStaleResults(now.Add(-s.cfg.IdleTimeout))
+		}
+	}
+}
+
+// busyUsers are the users with open prepared statements or transactions,
+// whose clients must stay open.
+func (s *Server) busyUsers() map[*user]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	busy := map[*user]bool{}
+	for _, p := range s.prepared {
+		busy[p.u] = true
+	}
+	for _, t := range s.txs {
+		busy[t.u] = true
+	}
+	return busy
+}
+
+// newSession opens a statement session for the caller.
+func (s *Server) newSession(ctx context.Context) (*user, *engine.Session, error) {
+	u, err := userFrom(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, cat, err := u.native(ctx)
+	if err != nil {
+		return nil, nil, statusOf(err)
+	}
+	cfg := s.cfg.Session
+	cfg.User = u.name
+	return u, engine.NewSession(cat, cfg), nil
+}
+
+// statusOf turns an error of the engine into a gRPC status with the code
+// a client can act on. The message is the error's own text, which never
+// carries a password.
+func statusOf(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	var (
+		perr *parser.Error
+		plan *planner.Error
+		ferr *engine.Error
+	)
+	switch {
+	case errors.Is(err, context.Canceled):
+		return status.Error(codes.Canceled, err.Error())
+	case errors.Is(err, context.DeadlineExceeded):
+		return status.Error(codes.DeadlineExceeded, err.Error())
+	case errors.As(err, &perr), errors.As(err, &plan):
+		return status.Error(codes.InvalidArgument, err.Error())
+	case errors.Is(err, flussrpc.ErrAuthenticate):
+		return status.Error(codes.Unauthenticated, err.Error())
+	case errors.Is(err, flussrpc.ErrAuthorization):
+		return status.Error(codes.PermissionDenied, err.Error())
+	case errors.Is(err, flussrpc.ErrTableNotExist), errors.Is(err, flussrpc.ErrDatabaseNotExist):
+		return status.Error(codes.NotFound, err.Error())
+	case errors.Is(err, flussrpc.ErrTableAlreadyExist), errors.Is(err, flussrpc.ErrDatabaseAlreadyExist):
+		return status.Error(codes.AlreadyExists, err.Error())
+	case errors.As(err, &ferr):
+		if ferr.Retriable {
+			return status.Error(codes.Unavailable, err.Error())
+		}
+		return status.Error(codes.Internal, err.Error())
+	}
+	return status.Error(codes.InvalidArgument, err.Error())
+}
+
+// unimplemented is the answer to a command Fluss cannot serve.
+func unimplemented(what string) error {
+	return status.Error(codes.Unimplemented, fmt.Sprintf("fluss flightsql: %s is not supported", what))
+}

@@ -1,0 +1,487 @@
+package flightsql_test
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	fsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+
+	"github.com/gofluss/fluss/engine"
+	"github.com/gofluss/fluss/flightsql"
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/internal/clustertest"
+	"github.com/gofluss/fluss/internal/testkit"
+)
+
+// startServer serves the cluster's SASL listener on a free loopback port.
+func startServer(t *testing.T, mod func(*flightsql.Config)) (string, *flightsql.Server) {
+	t.Helper()
+	cfg := flightsql.Config{
+		Client:  flussrpc.Config{Bootstrap: []string{clustertest.SASLBootstrap(t)}},
+		Session: engine.Config{Database: "fluss"},
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	srv, err := flightsql.NewServer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(l) }()
+	t.Cleanup(func() {
+		_ = srv.Close()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return l.Addr().String(), srv
+}
+
+// connect returns a Flight SQL client and a context carrying its bearer
+// token, authenticated as user.
+func connect(t *testing.T, addr, user, password string) (*fsql.Client, context.Context) {
+	t.Helper()
+	cl, err := fsql.NewClient(addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cl.Close() })
+	ctx, err := cl.Client.AuthenticateBasicToken(testkit.Context(t), user, password)
+	if err != nil {
+		t.Fatalf("authenticate %s: %v", user, err)
+	}
+	return cl, ctx
+}
+
+// fetch reads every record of a FlightInfo's endpoints into one table.
+func fetch(t *testing.T, ctx context.Context, cl *fsql.Client, info *flight.FlightInfo) arrow.Table {
+	t.Helper()
+	var recs []arrow.RecordBatch
+	var sc *arrow.Schema
+	for _, ep := range info.Endpoint {
+		rdr, err := cl.DoGet(ctx, ep.Ticket)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc = rdr.Schema()
+		for rdr.Next() {
+			rec := rdr.RecordBatch()
+			rec.Retain()
+			recs = append(recs, rec)
+		}
+		if err := rdr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rdr.Release()
+	}
+	if sc == nil {
+		var err error
+		if sc, err = flight.DeserializeSchema(info.Schema, memory.DefaultAllocator); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tbl := array.NewTableFromRecords(sc, recs)
+	for _, r := range recs {
+		r.Release()
+	}
+	t.Cleanup(tbl.Release)
+	return tbl
+}
+
+func query(t *testing.T, ctx context.Context, cl *fsql.Client, sql string) arrow.Table {
+	t.Helper()
+	info, err := cl.Execute(ctx, sql)
+	if err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return fetch(t, ctx, cl, info)
+}
+
+// newDatabase creates a database for one test, dropped at its end.
+func newDatabase(t *testing.T, ctx context.Context, cl *fsql.Client, prefix string) string {
+	t.Helper()
+	db := testkit.UniqueName(prefix)
+	update(t, ctx, cl, "CREATE DATABASE "+db)
+	t.Cleanup(func() { _, _ = cl.ExecuteUpdate(context.Background(), "DROP DATABASE "+db+" CASCADE") })
+	return db
+}
+
+func update(t *testing.T, ctx context.Context, cl *fsql.Client, sql string) int64 {
+	t.Helper()
+	n, err := cl.ExecuteUpdate(ctx, sql)
+	if err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return n
+}
+
+// column returns a table column's values as text.
+func column(tbl arrow.Table, i int) []string {
+	var out []string
+	for _, chunk := range tbl.Column(i).Data().Chunks() {
+		for j := range chunk.Len() {
+			out = append(out, chunk.ValueStr(j))
+		}
+	}
+	return out
+}
+
+func TestStatementsQueryUpdateAndTypes(t *testing.T) {
+	addr, _ := startServer(t, nil)
+	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
+	db := newDatabase(t, ctx, cl, "fsql")
+	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, amount DECIMAL(10, 2), at TIMESTAMP(3), ltz TIMESTAMP_LTZ(3), tags ARRAY<STRING>, PRIMARY KEY (id) NOT ENFORCED)")
+	n := update(t, ctx, cl, "INSERT INTO "+db+".kv VALUES (1, 12.30, TIMESTAMP '2024-01-02 03:04:05.678', TIMESTAMP '2024-01-02 03:04:05.678', ARRAY['a', 'b']), (2, NULL, NULL, NULL, NULL)")
+	if n != 2 {
+		t.Fatalf("INSERT acknowledged %d rows, want 2", n)
+	}
+	tbl := query(t, ctx, cl, "SELECT * FROM "+db+".kv ORDER BY id")
+	if tbl.NumRows() != 2 {
+		t.Fatalf("%d rows, want 2", tbl.NumRows())
+	}
+	want := []struct {
+		name string
+		typ  arrow.DataType
+	}{
+		{"id", arrow.PrimitiveTypes.Int32},
+		{"amount", &arrow.Decimal128Type{Precision: 10, Scale: 2}},
+		{"at", &arrow.TimestampType{Unit: arrow.Millisecond}},
+		{"ltz", &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}},
+		{"tags", arrow.ListOf(arrow.BinaryTypes.String)},
+	}
+	for i, w := range want {
+		f := tbl.Schema().Field(i)
+		if f.Name != w.name || f.Type.ID() != w.typ.ID() {
+			t.Errorf("column %d is %s %s, want %s %s", i, f.Name, f.Type, w.name, w.typ)
+		}
+	}
+	amount := tbl.Column(1).Data().Chunk(0).(*array.Decimal128)
+	if got := amount.Value(0).ToString(2); got != "12.30" || !amount.IsNull(1) {
+		t.Errorf("amount = %s, NULL %v", got, amount.IsNull(1))
+	}
+	// Statements that are not queries work through the query path too
+	// (ADBC's cursor.execute runs everything that way).
+	show := query(t, ctx, cl, "SHOW TABLES FROM "+db)
+	if got := column(show, 0); len(got) != 1 || got[0] != "kv" {
+		t.Errorf("SHOW TABLES = %q", got)
+	}
+	schema, err := cl.GetExecuteSchema(ctx, "SELECT id FROM "+db+".kv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc, err := flight.DeserializeSchema(schema.Schema, memory.DefaultAllocator); err != nil || sc.NumFields() != 1 {
+		t.Errorf("GetExecuteSchema = %v, %v", sc, err)
+	}
+	_, err = cl.Execute(ctx, "SELEC nonsense")
+	if status.Code(err) != codes.InvalidArgument {
+		t.Errorf("a syntax error gives %v, want InvalidArgument", err)
+	}
+}
+
+func TestPreparedStatementsWithArrowParameters(t *testing.T) {
+	addr, _ := startServer(t, nil)
+	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
+	db := newDatabase(t, ctx, cl, "fsqlp")
+	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)")
+
+	ins, err := cl.Prepare(ctx, "INSERT INTO "+db+".kv VALUES (?, ?)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ins.Close(ctx)
+	params := paramRecord(t, []int32{1, 2, 3}, []string{"one", "two", "three"})
+	defer params.Release()
+	ins.SetParameters(params)
+	n, err := ins.ExecuteUpdate(ctx)
+	if err != nil || n != 3 {
+		t.Fatalf("prepared INSERT = %d, %v; want 3 rows", n, err)
+	}
+
+	sel, err := cl.Prepare(ctx, "SELECT name FROM "+db+".kv WHERE id = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sel.Close(ctx)
+	if sel.DatasetSchema() == nil || sel.DatasetSchema().Field(0).Name != "name" {
+		t.Errorf("dataset schema = %v", sel.DatasetSchema())
+	}
+	one := paramRecord(t, []int32{2}, nil)
+	defer one.Release()
+	sel.SetParameters(one)
+	info, err := sel.Execute(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := column(fetch(t, ctx, cl, info), 0); len(got) != 1 || got[0] != "two" {
+		t.Errorf("prepared SELECT = %q, want [two]", got)
+	}
+}
+
+// paramRecord builds a parameter batch of ints (and strings when given).
+func paramRecord(t *testing.T, ids []int32, names []string) arrow.RecordBatch {
+	t.Helper()
+	fields := []arrow.Field{{Name: "p1", Type: arrow.PrimitiveTypes.Int32}}
+	if names != nil {
+		fields = append(fields, arrow.Field{Name: "p2", Type: arrow.BinaryTypes.String})
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(fields, nil))
+	defer b.Release()
+	b.Field(0).(*array.Int32Builder).AppendValues(ids, nil)
+	if names != nil {
+		b.Field(1).(*array.StringBuilder).AppendValues(names, nil)
+	}
+	return b.NewRecordBatch()
+}
+
+func TestTransactionsAreWriteBatches(t *testing.T) {
+	addr, _ := startServer(t, nil)
+	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
+	db := newDatabase(t, ctx, cl, "fsqlt")
+	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, PRIMARY KEY (id) NOT ENFORCED)")
+
+	tx, err := cl.BeginTransaction(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecuteUpdate(ctx, "INSERT INTO "+db+".kv VALUES (1)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := query(t, ctx, cl, "SELECT * FROM "+db+".kv"); got.NumRows() != 0 {
+		t.Errorf("rolled back INSERT left %d rows", got.NumRows())
+	}
+	tx, err = cl.BeginTransaction(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecuteUpdate(ctx, "INSERT INTO "+db+".kv VALUES (2)"); err != nil {
+		t.Fatal(err)
+	}
+	stale, err := tx.Prepare(ctx, "INSERT INTO "+db+".kv VALUES (3)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A statement prepared in the ended transaction must not write
+	// outside any batch.
+	if _, err := stale.ExecuteUpdate(ctx); status.Code(err) != codes.FailedPrecondition {
+		t.Errorf("a statement of a committed transaction ran: %v", err)
+	}
+	if got := column(query(t, ctx, cl, "SELECT * FROM "+db+".kv"), 0); len(got) != 1 || got[0] != "2" {
+		t.Errorf("committed INSERT reads back %q", got)
+	}
+
+	refusing, _ := startServer(t, func(c *flightsql.Config) { c.Session.RejectTx = true })
+	cl2, ctx2 := connect(t, refusing, clustertest.SASLUser, clustertest.SASLPassword)
+	if _, err := cl2.BeginTransaction(ctx2); status.Code(err) != codes.FailedPrecondition {
+		t.Errorf("BeginTransaction with tx=reject: %v, want FailedPrecondition", err)
+	}
+}
+
+func TestMetadata(t *testing.T) {
+	addr, _ := startServer(t, nil)
+	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
+	db := newDatabase(t, ctx, cl, "fsqlm")
+	update(t, ctx, cl, "CREATE TABLE "+db+".orders (id BIGINT NOT NULL, region STRING NOT NULL, total DOUBLE, PRIMARY KEY (region, id) NOT ENFORCED)")
+	update(t, ctx, cl, "CREATE TABLE "+db+".events (msg STRING)")
+
+	info, err := cl.GetCatalogs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := column(fetch(t, ctx, cl, info), 0); len(got) != 1 || got[0] != flightsql.DefaultCatalog {
+		t.Errorf("catalogs = %q", got)
+	}
+	info, err = cl.GetDBSchemas(ctx, &fsql.GetDBSchemasOpts{DbSchemaFilterPattern: &db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := column(fetch(t, ctx, cl, info), 1); len(got) != 1 || got[0] != db {
+		t.Errorf("schemas like %s = %q", db, got)
+	}
+	pattern := "ord%"
+	info, err = cl.GetTables(ctx, &fsql.GetTablesOpts{DbSchemaFilterPattern: &db, TableNameFilterPattern: &pattern, IncludeSchema: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := fetch(t, ctx, cl, info)
+	if got := column(tables, 2); len(got) != 1 || got[0] != "orders" {
+		t.Fatalf("tables like ord%% = %q", got)
+	}
+	raw := tables.Column(4).Data().Chunk(0).(*array.Binary).Value(0)
+	sc, err := flight.DeserializeSchema(raw, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.NumFields() != 3 || sc.Field(2).Name != "total" || sc.Field(2).Type.ID() != arrow.FLOAT64 {
+		t.Errorf("orders schema = %v", sc)
+	}
+	info, err = cl.GetPrimaryKeys(ctx, fsql.TableRef{DBSchema: &db, Table: "orders"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := column(fetch(t, ctx, cl, info), 3); strings.Join(got, ",") != "region,id" {
+		t.Errorf("primary key = %q", got)
+	}
+	info, err = cl.GetTableTypes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := column(fetch(t, ctx, cl, info), 0); len(got) != 1 || got[0] != "TABLE" {
+		t.Errorf("table types = %q", got)
+	}
+	info, err = cl.GetXdbcTypeInfo(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := column(fetch(t, ctx, cl, info), 0); !contains(got, "DECIMAL") || !contains(got, "TIMESTAMP_LTZ") {
+		t.Errorf("type info = %q", got)
+	}
+	info, err = cl.GetSqlInfo(ctx, []fsql.SqlInfo{fsql.SqlInfoFlightSqlServerName, fsql.SqlInfoIdentifierQuoteChar})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fetch(t, ctx, cl, info); got.NumRows() != 2 {
+		t.Errorf("sql info has %d rows, want 2", got.NumRows())
+	}
+	if _, err := cl.GetExportedKeys(ctx, fsql.TableRef{Table: "orders"}); status.Code(err) != codes.Unimplemented {
+		t.Errorf("GetExportedKeys: %v, want Unimplemented", err)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestIngest(t *testing.T) {
+	addr, _ := startServer(t, nil)
+	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
+	db := newDatabase(t, ctx, cl, "fsqli")
+	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)")
+
+	rec := paramRecord(t, []int32{1, 2, 1}, []string{"a", "b", "c"})
+	defer rec.Release()
+	ingest := func(table string, mode fsql.TableDefinitionOptionsTableNotExistOption) (int64, error) {
+		rdr, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rdr.Release()
+		return cl.ExecuteIngest(ctx, rdr, &fsql.ExecuteIngestOpts{
+			Table:  table,
+			Schema: &db,
+			TableDefinitionOptions: &fsql.TableDefinitionOptions{
+				IfNotExist: mode,
+				IfExists:   fsql.TableDefinitionOptionsTableExistsOptionAppend,
+			},
+		})
+	}
+	// An upsert into the primary-key table: three rows acknowledged, two keys.
+	if n, err := ingest("kv", fsql.TableDefinitionOptionsTableNotExistOptionFail); err != nil || n != 3 {
+		t.Fatalf("ingest into kv = %d, %v", n, err)
+	}
+	if got := column(query(t, ctx, cl, "SELECT name FROM "+db+".kv ORDER BY id"), 0); strings.Join(got, ",") != "c,b" {
+		t.Errorf("kv after ingest = %q", got)
+	}
+	// A new log table created from the batch's schema, appended to.
+	if n, err := ingest("log", fsql.TableDefinitionOptionsTableNotExistOptionCreate); err != nil || n != 3 {
+		t.Fatalf("ingest creating log = %d, %v", n, err)
+	}
+	if got := query(t, ctx, cl, "SELECT * FROM "+db+".log"); got.NumRows() != 3 {
+		t.Errorf("log has %d rows after ingest, want 3", got.NumRows())
+	}
+	if _, err := ingest("missing", fsql.TableDefinitionOptionsTableNotExistOptionFail); status.Code(err) != codes.NotFound {
+		t.Errorf("ingest into a missing table: %v, want NotFound", err)
+	}
+}
+
+// lockedBuffer is a log sink safe for the server's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestAuthentication(t *testing.T) {
+	var logs lockedBuffer
+	addr, _ := startServer(t, func(c *flightsql.Config) {
+		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	})
+	cl, err := fsql.NewClient(addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx := testkit.Context(t)
+	const wrong = "not-the-password"
+	_, err = cl.Client.AuthenticateBasicToken(ctx, clustertest.SASLUser, wrong)
+	if status.Code(err) != codes.Unauthenticated {
+		t.Fatalf("a wrong password: %v, want Unauthenticated", err)
+	}
+	if strings.Contains(err.Error(), wrong) {
+		t.Errorf("the error shows the password: %v", err)
+	}
+	if !strings.Contains(logs.String(), "authentication failed") || strings.Contains(logs.String(), wrong) {
+		t.Errorf("the log does not record the failure or shows the password:\n%s", logs.String())
+	}
+	if _, err := cl.Execute(ctx, "SELECT 1"); status.Code(err) != codes.Unauthenticated {
+		t.Errorf("a call without credentials: %v, want Unauthenticated", err)
+	}
+
+	// A user without rights reaches the cluster but Fluss's ACLs apply.
+	lcl, lctx := connect(t, addr, clustertest.LimitedUser, clustertest.LimitedPassword)
+	_, err = lcl.ExecuteUpdate(lctx, "CREATE DATABASE "+testkit.UniqueName("denied"))
+	if status.Code(err) != codes.PermissionDenied {
+		t.Errorf("CREATE DATABASE as %s: %v, want PermissionDenied", clustertest.LimitedUser, err)
+	}
+
+	anon, _ := startServer(t, func(c *flightsql.Config) {
+		c.AllowAnonymous = true
+		c.Client.Conn.Username, c.Client.Conn.Password = clustertest.SASLUser, clustertest.SASLPassword
+	})
+	acl, err := fsql.NewClient(anon, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer acl.Close()
+	if _, err := acl.GetCatalogs(ctx); err != nil {
+		t.Errorf("anonymous call with AllowAnonymous: %v", err)
+	}
+}

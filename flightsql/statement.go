@@ -1,0 +1,642 @@
+package flightsql
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	fsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/gofluss/fluss/engine"
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
+	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/parser"
+	"github.com/gofluss/fluss/planner"
+)
+
+// lease is a session lent to one call: release gives it back (closing a
+// one-off session, unlocking a shared one).
+type lease struct {
+	u       *user
+	s       *engine.Session
+	release func()
+}
+
+// transaction is a client-side write batch of the driver: writes are held
+// until commit. Its session serves every statement of the transaction, one
+// at a time.
+type transaction struct {
+	u      *user
+	mu     sync.Mutex
+	sess   *engine.Session
+	tx     driver.Tx
+	cancel context.CancelFunc
+	ended  bool // committed or rolled back; its session is closed
+}
+
+// errTxEnded refuses a statement prepared inside a transaction that has
+// ended: running it outside would write immediately while the client may
+// believe it is in a new transaction (ADBC keeps a cursor's prepared
+// statement across commits).
+var errTxEnded = status.Error(codes.FailedPrecondition,
+	"fluss flightsql: the transaction this statement was prepared in has ended; prepare it again")
+
+// lock takes the transaction's session for one call.
+func (t *transaction) lock() (lease, error) {
+	t.mu.Lock()
+	if t.ended {
+		t.mu.Unlock()
+		return lease{}, errTxEnded
+	}
+	return lease{u: t.u, s: t.sess, release: t.mu.Unlock}, nil
+}
+
+// abort drops the batch without writing it.
+func (t *transaction) abort() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.ended = true
+	t.sess.DropBatch()
+	_ = t.sess.Close()
+	t.cancel()
+}
+
+// prepared is a prepared statement: its session (the transaction's, or
+// one of its own) and the parameter rows bound last.
+type prepared struct {
+	u      *user
+	text   string
+	query  bool
+	schema *arrow.Schema
+	tx     *transaction
+
+	mu     sync.Mutex
+	sess   *engine.Session // nil inside a transaction
+	params [][]driver.NamedValue
+	done   *result // the outcome of a non-query run through the query path
+}
+
+func (p *prepared) lease() (lease, error) {
+	if p.tx != nil {
+		return p.tx.lock()
+	}
+	p.mu.Lock()
+	return lease{u: p.u, s: p.sess, release: p.mu.Unlock}, nil
+}
+
+func (p *prepared) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.sess != nil {
+		_ = p.sess.Close()
+	}
+	if p.done != nil {
+		p.done.release()
+		p.done = nil
+	}
+}
+
+// session lends the caller a session: the transaction's when txID names
+// one, else a new one.
+func (s *Server) session(ctx context.Context, txID []byte) (lease, error) {
+	if len(txID) == 0 {
+		u, sess, err := s.newSession(ctx)
+		if err != nil {
+			return lease{}, err
+		}
+		return lease{u: u, s: sess, release: func() { _ = sess.Close() }}, nil
+	}
+	t, err := s.transaction(ctx, txID)
+	if err != nil {
+		return lease{}, err
+	}
+	return t.lock()
+}
+
+func (s *Server) transaction(ctx context.Context, id []byte) (*transaction, error) {
+	return owned(ctx, s, s.txs, id, "unknown transaction (ended, or never begun by this user)")
+}
+
+func (t *transaction) owner() *user { return t.u }
+func (p *prepared) owner() *user    { return p.u }
+
+// owned returns the entry of a handle if it belongs to the caller: one
+// user never reaches another's statements or transactions.
+func owned[T interface{ owner() *user }](ctx context.Context, s *Server, m map[string]T, h []byte, unknown string) (T, error) {
+	var none T
+	u, err := userFrom(ctx)
+	if err != nil {
+		return none, err
+	}
+	s.mu.Lock()
+	v, ok := m[string(h)]
+	s.mu.Unlock()
+	if !ok || v.owner() != u {
+		return none, status.Error(codes.NotFound, "fluss flightsql: "+unknown)
+	}
+	return v, nil
+}
+
+// parseOne parses a statement; a Flight SQL command carries exactly one.
+func parseOne(query string) (parser.Statement, error) {
+	stmts, err := parser.ParseScript(query)
+	if err != nil {
+		return nil, err
+	}
+	if len(stmts) != 1 {
+		return nil, fmt.Errorf("fluss flightsql: a command takes exactly one statement, got %d", len(stmts))
+	}
+	return stmts[0], nil
+}
+
+// resultSchema plans a statement and returns the Arrow schema of its rows,
+// or nil when it is not a query (DDL, writes, SHOW ...).
+func resultSchema(ctx context.Context, pr *engine.Prepared) (*arrow.Schema, error) {
+	p, err := pr.Plan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	qp, ok := p.(planner.QueryPlan)
+	if !ok {
+		return nil, nil
+	}
+	out := qp.OutputColumns()
+	cols := make([]schema.Column, len(out))
+	for i, c := range out {
+		cols[i] = schema.Column{Name: c.Name, Type: c.Type}
+	}
+	return arrowipc.Schema(cols)
+}
+
+// flightInfo describes a result of schema sc fetched with ticket.
+func (s *Server) flightInfo(desc *flight.FlightDescriptor, sc *arrow.Schema, ticket []byte) *flight.FlightInfo {
+	return &flight.FlightInfo{
+		Schema:           flight.SerializeSchema(sc, s.mem),
+		FlightDescriptor: desc,
+		Endpoint:         []*flight.FlightEndpoint{{Ticket: &flight.Ticket{Ticket: ticket}}},
+		TotalRecords:     -1,
+		TotalBytes:       -1,
+	}
+}
+
+// plan parses and plans a statement in the caller's session and returns
+// the Arrow schema of its rows (nil when it is not a query); the caller
+// releases the lease.
+func (s *Server) plan(ctx context.Context, cmd fsql.StatementQuery) (lease, *engine.Prepared, *arrow.Schema, error) {
+	st, err := parseOne(cmd.GetQuery())
+	if err != nil {
+		return lease{}, nil, nil, statusOf(err)
+	}
+	l, err := s.session(ctx, cmd.GetTransactionId())
+	if err != nil {
+		return lease{}, nil, nil, err
+	}
+	pr := l.s.Prepare(st)
+	sc, err := resultSchema(ctx, pr)
+	if err != nil {
+		l.release()
+		return lease{}, nil, nil, statusOf(err)
+	}
+	return l, pr, sc, nil
+}
+
+// GetFlightInfoStatement plans a query and returns the ticket that runs
+// it; a statement that is not a query runs here, and its ticket fetches
+// its rows (none for DDL and writes).
+func (s *Server) GetFlightInfoStatement(ctx context.Context, cmd fsql.StatementQuery, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
+	l, pr, sc, err := s.plan(ctx, cmd)
+	if err != nil {
+		return nil, err
+	}
+	defer l.release()
+	var handle []byte
+	if sc != nil {
+		handle = queryTicket(cmd.GetTransactionId(), cmd.GetQuery())
+	} else {
+		res, err := s.execute(ctx, l, pr, [][]driver.NamedValue{nil})
+		if err != nil {
+			return nil, statusOf(err)
+		}
+		sc = res.schema()
+		handle = resultTicket(s.keepResult(res))
+	}
+	ticket, err := fsql.CreateStatementQueryTicket(handle)
+	if err != nil {
+		return nil, status.Error(codes.Internal, err.Error())
+	}
+	return s.flightInfo(desc, sc, ticket), nil
+}
+
+// GetSchemaStatement returns the schema of a query's rows without running
+// it (an empty schema for other statements).
+func (s *Server) GetSchemaStatement(ctx context.Context, cmd fsql.StatementQuery, _ *flight.FlightDescriptor) (*flight.SchemaResult, error) {
+	l, _, sc, err := s.plan(ctx, cmd)
+	if err != nil {
+		return nil, err
+	}
+	l.release()
+	if sc == nil {
+		sc = arrow.NewSchema(nil, nil)
+	}
+	return &flight.SchemaResult{Schema: flight.SerializeSchema(sc, s.mem)}, nil
+}
+
+// DoGetStatement streams the rows of a statement ticket.
+func (s *Server) DoGetStatement(ctx context.Context, ticket fsql.StatementQueryTicket) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+	t, err := parseTicket(ticket.GetStatementHandle())
+	if err != nil {
+		return nil, nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	if t.result != "" {
+		res, err := s.takeResult(ctx, t.result)
+		if err != nil {
+			return nil, nil, err
+		}
+		return s.streamResult(ctx, res)
+	}
+	l, err := s.session(ctx, t.txID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.streamQuery(ctx, l, t.query, [][]driver.NamedValue{nil})
+}
+
+// streamQuery runs query once per argument row and streams the records
+// of every run, one schema for all; the lease is released when the
+// stream ends. Records go out as the scan produces them; when the client
+// goes away (ctx ends) the scan stops.
+func (s *Server) streamQuery(ctx context.Context, l lease, query string, runs [][]driver.NamedValue) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+	first, err := l.s.QueryArrow(ctx, query, runs[0])
+	if err != nil {
+		l.release()
+		return nil, nil, statusOf(err)
+	}
+	ch := make(chan flight.StreamChunk, 2)
+	go func() {
+		defer close(ch)
+		defer l.release()
+		rdr := first
+		for i := 0; ; {
+			ok := sendAll(ctx, ch, rdr, s.mem)
+			rdr.Release()
+			if i++; !ok || i == len(runs) {
+				return
+			}
+			if rdr, err = l.s.QueryArrow(ctx, query, runs[i]); err != nil {
+				send(ctx, ch, flight.StreamChunk{Err: statusOf(err)})
+				return
+			}
+		}
+	}()
+	return first.Schema(), ch, nil
+}
+
+// sendAll sends the records of rdr, cut into messages, then its error;
+// false when the stream must end.
+func sendAll(ctx context.Context, ch chan<- flight.StreamChunk, rdr *engine.ArrowReader, mem memory.Allocator) bool {
+	m := &messages{mem: mem}
+	defer m.release()
+	emit := func(out []arrow.RecordBatch, err error) bool {
+		for i, rec := range out {
+			if !send(ctx, ch, flight.StreamChunk{Data: rec}) {
+				for _, r := range out[i:] {
+					r.Release()
+				}
+				return false
+			}
+		}
+		if err != nil {
+			send(ctx, ch, flight.StreamChunk{Err: status.Error(codes.Internal, err.Error())})
+			return false
+		}
+		return true
+	}
+	for rdr.Next() {
+		if !emit(m.add(rdr.RecordBatch())) {
+			return false
+		}
+	}
+	if err := rdr.Err(); err != nil {
+		send(ctx, ch, flight.StreamChunk{Err: statusOf(err)})
+		return false
+	}
+	return emit(nonNil(m.flush()))
+}
+
+// send hands a chunk to the framework unless the call ended.
+func send(ctx context.Context, ch chan<- flight.StreamChunk, c flight.StreamChunk) bool {
+	select {
+	case ch <- c:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// execute runs a statement that is not streamed, once per argument row,
+// and returns its rows (of the last run) or nothing.
+func (s *Server) execute(ctx context.Context, l lease, pr *engine.Prepared, runs [][]driver.NamedValue) (*result, error) {
+	res := &result{u: l.u}
+	for _, args := range runs {
+		rows, n, err := pr.Run(ctx, args)
+		if err != nil {
+			return nil, engine.WrapError(err, pr.Text())
+		}
+		res.count += n
+		if rows == nil {
+			continue
+		}
+		rec, err := rowsToRecord(s.mem, rows)
+		_ = rows.Close()
+		if err != nil {
+			return nil, err
+		}
+		res.release()
+		res.rec = rec
+	}
+	return res, nil
+}
+
+// DoPutCommandStatementUpdate runs a statement and returns the number of
+// rows the cluster acknowledged (0 for DDL).
+func (s *Server) DoPutCommandStatementUpdate(ctx context.Context, cmd fsql.StatementUpdate) (int64, error) {
+	st, err := parseOne(cmd.GetQuery())
+	if err != nil {
+		return 0, statusOf(err)
+	}
+	l, err := s.session(ctx, cmd.GetTransactionId())
+	if err != nil {
+		return 0, err
+	}
+	defer l.release()
+	res, err := s.execute(ctx, l, l.s.Prepare(st), [][]driver.NamedValue{nil})
+	if err != nil {
+		return 0, statusOf(err)
+	}
+	res.release()
+	return res.count, nil
+}
+
+// CreatePreparedStatement parses and plans a statement and keeps it with
+// a session of its own (or the transaction's).
+func (s *Server) CreatePreparedStatement(ctx context.Context, req fsql.ActionCreatePreparedStatementRequest) (fsql.ActionCreatePreparedStatementResult, error) {
+	var none fsql.ActionCreatePreparedStatementResult
+	st, err := parseOne(req.GetQuery())
+	if err != nil {
+		return none, statusOf(err)
+	}
+	p := &prepared{text: req.GetQuery()}
+	var l lease
+	if id := req.GetTransactionId(); len(id) > 0 {
+		if p.tx, err = s.transaction(ctx, id); err != nil {
+			return none, err
+		}
+		p.u = p.tx.u
+	} else if p.u, p.sess, err = s.newSession(ctx); err != nil {
+		return none, err
+	}
+	if l, err = p.lease(); err != nil {
+		return none, err
+	}
+	sc, err := resultSchema(ctx, l.s.Prepare(st))
+	l.release()
+	if err != nil {
+		p.close()
+		return none, statusOf(err)
+	}
+	p.query, p.schema = sc != nil, sc
+	if sc == nil {
+		sc = arrow.NewSchema(nil, nil)
+	}
+	h := newHandle()
+	s.mu.Lock()
+	s.prepared[h] = p
+	s.mu.Unlock()
+	isUpdate := !p.query
+	return fsql.ActionCreatePreparedStatementResult{
+		Handle:        []byte(h),
+		DatasetSchema: sc,
+		IsUpdate:      &isUpdate,
+	}, nil
+}
+
+func (s *Server) preparedFor(ctx context.Context, handle []byte) (*prepared, error) {
+	return owned(ctx, s, s.prepared, handle, "unknown prepared statement (closed, or prepared by another user)")
+}
+
+// ClosePreparedStatement forgets a prepared statement.
+func (s *Server) ClosePreparedStatement(ctx context.Context, req fsql.ActionClosePreparedStatementRequest) error {
+	p, err := s.preparedFor(ctx, req.GetPreparedStatementHandle())
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	delete(s.prepared, string(req.GetPreparedStatementHandle()))
+	s.mu.Unlock()
+	p.close()
+	return nil
+}
+
+// DoPutPreparedStatementQuery binds the parameter rows of a prepared
+// query: each row is one execution.
+func (s *Server) DoPutPreparedStatementQuery(ctx context.Context, cmd fsql.PreparedStatementQuery, rdr flight.MessageReader, _ flight.MetadataWriter) ([]byte, error) {
+	p, err := s.preparedFor(ctx, cmd.GetPreparedStatementHandle())
+	if err != nil {
+		return nil, err
+	}
+	params, err := paramRows(rdr)
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	p.mu.Lock()
+	p.params = params
+	p.mu.Unlock()
+	return cmd.GetPreparedStatementHandle(), nil
+}
+
+// runs returns the argument rows of the next execution: the bound ones,
+// or a single run without arguments.
+func (p *prepared) runs() [][]driver.NamedValue {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.params) == 0 {
+		return [][]driver.NamedValue{nil}
+	}
+	return p.params
+}
+
+// GetFlightInfoPreparedStatement returns the ticket of a prepared query;
+// a prepared statement that is not a query runs here (once per bound
+// row), as for GetFlightInfoStatement.
+func (s *Server) GetFlightInfoPreparedStatement(ctx context.Context, cmd fsql.PreparedStatementQuery, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
+	p, err := s.preparedFor(ctx, cmd.GetPreparedStatementHandle())
+	if err != nil {
+		return nil, err
+	}
+	if p.query {
+		return s.flightInfo(desc, p.schema, desc.Cmd), nil
+	}
+	res, err := s.runPrepared(ctx, p)
+	if err != nil {
+		return nil, statusOf(err)
+	}
+	p.mu.Lock()
+	if p.done != nil {
+		p.done.release()
+	}
+	p.done = res
+	p.mu.Unlock()
+	return s.flightInfo(desc, res.schema(), desc.Cmd), nil
+}
+
+// runPrepared runs a prepared statement that is not a query.
+func (s *Server) runPrepared(ctx context.Context, p *prepared) (*result, error) {
+	st, err := parseOne(p.text)
+	if err != nil {
+		return nil, err
+	}
+	runs := p.runs()
+	l, err := p.lease()
+	if err != nil {
+		return nil, err
+	}
+	defer l.release()
+	return s.execute(ctx, l, l.s.Prepare(st), runs)
+}
+
+// GetSchemaPreparedStatement returns the schema of a prepared statement's rows.
+func (s *Server) GetSchemaPreparedStatement(ctx context.Context, cmd fsql.PreparedStatementQuery, _ *flight.FlightDescriptor) (*flight.SchemaResult, error) {
+	p, err := s.preparedFor(ctx, cmd.GetPreparedStatementHandle())
+	if err != nil {
+		return nil, err
+	}
+	sc := p.schema
+	if sc == nil {
+		sc = arrow.NewSchema(nil, nil)
+	}
+	return &flight.SchemaResult{Schema: flight.SerializeSchema(sc, s.mem)}, nil
+}
+
+// DoGetPreparedStatement streams the rows of a prepared query, one run
+// per bound parameter row.
+func (s *Server) DoGetPreparedStatement(ctx context.Context, cmd fsql.PreparedStatementQuery) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+	p, err := s.preparedFor(ctx, cmd.GetPreparedStatementHandle())
+	if err != nil {
+		return nil, nil, err
+	}
+	if !p.query {
+		p.mu.Lock()
+		res := p.done
+		p.done = nil
+		p.mu.Unlock()
+		if res == nil {
+			return nil, nil, status.Error(codes.FailedPrecondition, "fluss flightsql: the statement is not a query; execute it as an update")
+		}
+		return s.streamResult(ctx, res)
+	}
+	runs := p.runs()
+	l, err := p.lease()
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.streamQuery(ctx, l, p.text, runs)
+}
+
+// DoPutPreparedStatementUpdate runs a prepared statement once per row of
+// the uploaded parameters (or once without) and returns the rows
+// acknowledged in all.
+func (s *Server) DoPutPreparedStatementUpdate(ctx context.Context, cmd fsql.PreparedStatementUpdate, rdr flight.MessageReader) (int64, error) {
+	p, err := s.preparedFor(ctx, cmd.GetPreparedStatementHandle())
+	if err != nil {
+		return 0, err
+	}
+	if rdr != nil {
+		params, err := paramRows(rdr)
+		if err != nil {
+			return 0, status.Error(codes.InvalidArgument, err.Error())
+		}
+		if len(params) > 0 {
+			p.mu.Lock()
+			p.params = params
+			p.mu.Unlock()
+		}
+	}
+	res, err := s.runPrepared(ctx, p)
+	if err != nil {
+		return 0, statusOf(err)
+	}
+	res.release()
+	return res.count, nil
+}
+
+// BeginTransaction opens a write batch: until EndTransaction, writes of
+// the transaction's statements are held by the server and sent at commit
+// (Fluss has no server transactions, so a commit is not atomic).
+func (s *Server) BeginTransaction(ctx context.Context, _ fsql.ActionBeginTransactionRequest) ([]byte, error) {
+	u, sess, err := s.newSession(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The batch outlives this call: it sends with a context of its own,
+	// cancelled when the transaction ends.
+	bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	tx, err := sess.Begin(bctx, driver.TxOptions{})
+	if err != nil {
+		cancel()
+		_ = sess.Close()
+		return nil, status.Error(codes.FailedPrecondition, err.Error())
+	}
+	id := newHandle()
+	s.mu.Lock()
+	s.txs[id] = &transaction{u: u, sess: sess, tx: tx, cancel: cancel}
+	s.mu.Unlock()
+	return []byte(id), nil
+}
+
+// EndTransaction commits (writes the batch) or rolls back a transaction.
+func (s *Server) EndTransaction(ctx context.Context, req fsql.ActionEndTransactionRequest) error {
+	t, err := s.transaction(ctx, req.GetTransactionId())
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	delete(s.txs, string(req.GetTransactionId()))
+	s.mu.Unlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.ended = true
+	defer t.cancel()
+	defer func() { _ = t.sess.Close() }()
+	switch req.GetAction() {
+	case fsql.EndTransactionCommit:
+		err = t.tx.Commit()
+	case fsql.EndTransactionRollback:
+		err = t.tx.Rollback()
+	default:
+		t.sess.DropBatch()
+		return status.Error(codes.InvalidArgument, "fluss flightsql: EndTransaction needs COMMIT or ROLLBACK")
+	}
+	if errors.Is(err, engine.ErrRollbackSent) {
+		return status.Error(codes.FailedPrecondition, err.Error())
+	}
+	return statusOf(engine.WrapError(err, ""))
+}
+
+// The Substrait and savepoint commands have no Fluss counterpart.
+
+// BeginSavepoint is not supported: write batches have no savepoints.
+func (s *Server) BeginSavepoint(context.Context, fsql.ActionBeginSavepointRequest) ([]byte, error) {
+	return nil, unimplemented("savepoints")
+}
+
+// EndSavepoint is not supported: write batches have no savepoints.
+func (s *Server) EndSavepoint(context.Context, fsql.ActionEndSavepointRequest) error {
+	return unimplemented("savepoints")
+}

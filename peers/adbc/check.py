@@ -1,0 +1,123 @@
+"""Checks the Flight SQL server with ADBC's Flight SQL driver, a client
+nobody in this project wrote: DDL, ingest of an Arrow table, queries read
+back as Arrow and compared, prepared statements with parameters, catalog
+metadata, and a wrong password refused.
+
+Usage: check.py URI USER PASSWORD DATABASE
+
+Prints one JSON object with what it saw; any failed check raises, which
+exits non-zero with the traceback on stderr.
+"""
+
+import datetime
+import decimal
+import json
+import sys
+
+import adbc_driver_flightsql.dbapi as flight_sql
+import adbc_driver_manager
+import pyarrow as pa
+
+
+def connect(uri, user, password):
+    return flight_sql.connect(uri, db_kwargs={"username": user, "password": password})
+
+
+def check_wrong_password(uri, user, password):
+    wrong = password + "-wrong"
+    try:
+        with connect(uri, user, wrong) as conn, conn.cursor() as cur:
+            cur.execute("SHOW DATABASES")
+            cur.fetchall()
+    except adbc_driver_manager.Error as e:
+        assert wrong not in str(e), "the error shows the password"
+        assert "nauthenticated" in str(e) or "UNAUTHENTICATED" in str(e), str(e)
+        return str(e).splitlines()[0]
+    raise AssertionError("a wrong password was accepted")
+
+
+def main():
+    uri, user, password, db = sys.argv[1:5]
+    seen = {"refused": check_wrong_password(uri, user, password)}
+    with connect(uri, user, password) as conn:
+        with conn.cursor() as cur:
+            # DDL through the ordinary execute (a query to the server).
+            cur.execute(
+                f"CREATE TABLE {db}.orders (id BIGINT NOT NULL, name STRING, "
+                "amount DECIMAL(10, 2), at TIMESTAMP(3), PRIMARY KEY (id) NOT ENFORCED)"
+            )
+            # Ingest an Arrow table into the primary-key table.
+            table = pa.table(
+                {
+                    "id": pa.array([1, 2, 3], pa.int64()),
+                    "name": pa.array(["one", "two", None], pa.string()),
+                    "amount": pa.array(
+                        [decimal.Decimal("1.50"), None, decimal.Decimal("-3.25")],
+                        pa.decimal128(10, 2),
+                    ),
+                    "at": pa.array(
+                        [datetime.datetime(2024, 1, 2, 3, 4, 5, 678000), None, datetime.datetime(1999, 12, 31)],
+                        pa.timestamp("ms"),
+                    ),
+                }
+            )
+            seen["ingested"] = cur.adbc_ingest("orders", table, mode="append", db_schema_name=db)
+            assert seen["ingested"] == 3, seen
+
+            # Read back as Arrow and compare, types included.
+            cur.execute(f"SELECT * FROM {db}.orders ORDER BY id")
+            got = cur.fetch_arrow_table()
+            assert got.column_names == table.column_names, got.schema
+            for name in table.column_names:
+                assert got.schema.field(name).type == table.schema.field(name).type, (name, got.schema)
+            assert got.to_pylist() == table.to_pylist(), got.to_pylist()
+
+            # A log table created by ingest from the Arrow schema.
+            events = pa.table({"msg": pa.array(["a", "b"], pa.string()), "n": pa.array([1, 2], pa.int32())})
+            assert cur.adbc_ingest("events", events, mode="create", db_schema_name=db) == 2
+            cur.execute(f"SELECT msg, n FROM {db}.events")
+            assert sorted(cur.fetchall()) == [("a", 1), ("b", 2)]
+
+            # Prepared statements with parameters. DB-API connections do
+            # not autocommit: ADBC opens a transaction, which the server
+            # maps to a write batch, sent at commit and dropped at rollback.
+            insert = f"INSERT INTO {db}.orders VALUES (?, ?, ?, ?)"
+            cur.executemany(insert, [(4, "four", decimal.Decimal("4.00"), datetime.datetime(2024, 5, 6, 7, 8, 9))])
+            conn.commit()
+            # A cursor keeps its prepared statement, which belongs to the
+            # ended transaction: the server refuses it rather than write
+            # outside the new one, and a new cursor prepares again.
+            try:
+                cur.executemany(insert, [(5, "five", None, None)])
+                raise AssertionError("a statement of an ended transaction ran")
+            except adbc_driver_manager.Error as e:
+                assert "has ended" in str(e), str(e)
+            with conn.cursor() as again:
+                again.executemany(insert, [(5, "five", None, None)])
+            conn.rollback()
+            cur.execute(f"SELECT id FROM {db}.orders WHERE id = ?", parameters=(5,))
+            assert cur.fetchall() == [], "a rolled back INSERT was written"
+            cur.execute(f"SELECT name, amount FROM {db}.orders WHERE id = ?", parameters=(4,))
+            seen["prepared"] = [list(map(str, r)) for r in cur.fetchall()]
+            assert seen["prepared"] == [["four", "4.00"]], seen["prepared"]
+
+        # Metadata.
+        info = conn.adbc_get_info()
+        seen["vendor"] = info.get("vendor_name")
+        assert "Fluss" in str(seen["vendor"]), info
+        objects = conn.adbc_get_objects(depth="all", db_schema_filter=db).read_all().to_pylist()
+        tables = {}
+        for catalog in objects:
+            for schema in catalog["catalog_db_schemas"] or []:
+                for t in schema["db_schema_tables"] or []:
+                    tables[t["table_name"]] = [c["column_name"] for c in t["table_columns"] or []]
+        assert tables == {"events": ["msg", "n"], "orders": ["id", "name", "amount", "at"]}, tables
+        seen["tables"] = tables
+        schema = conn.adbc_get_table_schema("orders", db_schema_filter=db)
+        assert schema.field("amount").type == pa.decimal128(10, 2), schema
+        assert "TABLE" in conn.adbc_get_table_types()
+    print(json.dumps(seen))
+
+
+if __name__ == "__main__":
+    main()
