@@ -135,7 +135,7 @@ JDBCPEER_CP = $(JDBCPEER)/target/peer.classpath
 jdbcpeer: $(JDBCPEER_CP)
 
 $(JDBCPEER_CP): $(JDBCPEER)/pom.xml $(wildcard $(JDBCPEER)/src/main/java/*/*/*/*/*.java)
-	$(mvn_compile)
+	$(call mvn_compile,$(JDBCPEER))
 
 ## generate: regenerate the protobuf Go code from flussrpc/pb/fluss_api.proto.
 generate:
