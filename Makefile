@@ -116,16 +116,16 @@ JAVAPEER_CP   = $(JAVAPEER)/target/peer.classpath
 
 javapeer: $(JAVAPEER_CP)
 
-# mvn_compile builds the Maven project whose target/ holds the classpath
-# file being made, against fluss-client at FLUSS_VERSION.
+# mvn_compile builds the Maven project in directory $(1) (its target/
+# holds the classpath file being made) against fluss-client at FLUSS_VERSION.
 define mvn_compile
 	@command -v mvn >/dev/null || { echo "mvn missing: apt-get install maven"; exit 1; }
-	mvn -B -q -f $(dir $@)../pom.xml -Dfluss.version=$(FLUSS_VERSION) compile
+	mvn -B -q -f $(1)/pom.xml -Dfluss.version=$(FLUSS_VERSION) compile
 	@touch $@
 endef
 
 $(JAVAPEER_CP): $(JAVAPEER)/pom.xml $(wildcard $(JAVAPEER)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go
-	$(mvn_compile)
+	$(call mvn_compile,$(JAVAPEER))
 
 ## jdbcpeer: compile the Flight SQL JDBC driver check (internal/jdbcpeer),
 ## the client JDBC tools use to reach the Flight SQL server.
@@ -135,7 +135,7 @@ JDBCPEER_CP = $(JDBCPEER)/target/peer.classpath
 jdbcpeer: $(JDBCPEER_CP)
 
 $(JDBCPEER_CP): $(JDBCPEER)/pom.xml $(wildcard $(JDBCPEER)/src/main/java/*/*/*/*/*.java)
-	$(mvn_compile)
+	$(call mvn_compile,$(JDBCPEER))
 
 ## generate: regenerate the protobuf Go code from flussrpc/pb/fluss_api.proto.
 generate:
@@ -190,7 +190,7 @@ bench-peers: peers $(BENCH_JAVA_CP)
 	  -python $(CURDIR)/$(PEER_PY) -java "$(CURDIR)/$(BENCH_JAVA)/target/classes:$$(cat $(BENCH_JAVA_CP))"
 
 $(BENCH_JAVA_CP): $(BENCH_JAVA)/pom.xml $(wildcard $(BENCH_JAVA)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go
-	$(mvn_compile)
+	$(call mvn_compile,$(BENCH_JAVA))
 
 clean:
 	rm -rf $(GOBIN) $(VENV) $(JAVAPEER)/target $(JDBCPEER)/target $(BENCH_JAVA)/target

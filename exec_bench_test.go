@@ -322,7 +322,8 @@ func BenchmarkLookup(b *testing.B) {
 }
 
 // runLookups calls lookup b.N times from conc goroutines and reports
-// lookups/s and the median latency of a call.
+// lookups/s, the median latency of a call and the CPU time of the whole
+// process per call.
 func runLookups(b *testing.B, conc int, lookup func(i int) error) {
 	// Warm up: plans, lookupers, connections of the pool.
 	for i := range conc {
@@ -334,6 +335,7 @@ func runLookups(b *testing.B, conc int, lookup func(i int) error) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	errs := make(chan error, conc)
+	cpu0 := processCPU()
 	b.ResetTimer()
 	for range conc {
 		wg.Add(1)
@@ -355,6 +357,7 @@ func runLookups(b *testing.B, conc int, lookup func(i int) error) {
 	}
 	wg.Wait()
 	b.StopTimer()
+	cpu := processCPU() - cpu0
 	close(errs)
 	if err := <-errs; err != nil {
 		b.Fatal(err)
@@ -362,6 +365,7 @@ func runLookups(b *testing.B, conc int, lookup func(i int) error) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lookups/s")
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-µs")
+	b.ReportMetric(float64(cpu.Nanoseconds())/1e3/float64(b.N), "cpu-µs/op")
 }
 
 // BenchmarkScan: a bounded full scan of a log table.

@@ -3,7 +3,11 @@ package fluss_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"testing"
+	"time"
+
+	"github.com/gofluss/fluss"
 )
 
 // queryOn runs query on conn, or the prepared statement st when it is
@@ -23,22 +27,30 @@ func queryOn(t *testing.T, conn *sql.Conn, st *sql.Stmt, query string, args ...a
 	return readStrings(t, rows)
 }
 
+// keptPlanEnv makes table d.t (id INT, v STRING, key id) holding (1, 'a')
+// and opens a connection to read it with.
+func keptPlanEnv(t *testing.T) (*sql.DB, string, *sql.Conn) {
+	t.Helper()
+	db := openDB(t, "")
+	d := uniqueDB(t, db)
+	mustExec(t, db, "CREATE TABLE "+d+".t (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
+	mustExec(t, db, "INSERT INTO "+d+".t VALUES (1, 'a')")
+	reader, err := db.Conn(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { reader.Close() })
+	return db, d, reader
+}
+
 // TestKeptPlanSeesOtherSessionsAlter: a statement run before (the
 // statement cache of unprepared calls, or a prepared statement) is planned
 // again when another session of the same sql.DB altered its table. Before,
 // a prepared statement kept its plan, and so the old columns, for as long
 // as the session lived.
 func TestKeptPlanSeesOtherSessionsAlter(t *testing.T) {
-	db := openDB(t, "")
-	d := uniqueDB(t, db)
-	mustExec(t, db, "CREATE TABLE "+d+".t (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
-	mustExec(t, db, "INSERT INTO "+d+".t VALUES (1, 'a')")
+	db, d, reader := keptPlanEnv(t)
 	ctx := context.Background()
-	reader, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reader.Close()
 	query := "SELECT * FROM " + d + ".t WHERE id = ?"
 	st, err := reader.PrepareContext(ctx, query)
 	if err != nil {
@@ -92,5 +104,24 @@ func TestStatementCacheFollowsUse(t *testing.T) {
 		if v != want {
 			t.Fatalf("after USE %s: v = %q, want %q", d, v, want)
 		}
+	}
+}
+
+// TestKeptPlanAfterOtherSessionsDrop: a statement run before fails with
+// ErrTableNotExist once another session dropped its table, as a fresh
+// statement does.
+func TestKeptPlanAfterOtherSessionsDrop(t *testing.T) {
+	db, d, reader := keptPlanEnv(t)
+	ctx := context.Background()
+	query := "SELECT v FROM " + d + ".t WHERE id = ?"
+	var v string
+	if err := reader.QueryRowContext(ctx, query, 1).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, "DROP TABLE "+d+".t")
+	qctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := reader.QueryRowContext(qctx, query, 1).Scan(&v); !errors.Is(err, fluss.ErrTableNotExist) {
+		t.Fatalf("after another session's DROP TABLE: %v, want ErrTableNotExist", err)
 	}
 }

@@ -65,16 +65,12 @@ type tableHandle struct {
 // (errStalePlan) and must be made again. Checking it on every execution,
 // not only when planning, is what lets a plan be kept across executions
 // (prepared statements, the driver's statement cache) and still see a
-// change made by another session or client as soon as a fresh one would.
-// Should the info be due for a refresh that fails, a cached handle of the
-// plan's version is used: the server has the last word on the request.
+// change made by another session or client as soon as a fresh one would
+// (and a dropped table fails as it would: with ErrTableNotExist).
 func (c *Session) handle(ctx context.Context, pt planner.Table) (*tableHandle, error) {
 	hc := &c.cat.handles
 	t, err := c.client.Table(ctx, pt.Path)
 	if err != nil {
-		if h := hc.get(pt); h != nil {
-			return h, nil
-		}
 		return nil, err
 	}
 	if !isVersion(t.Info(), pt) {
@@ -93,16 +89,6 @@ func (c *Session) handle(ctx context.Context, pt planner.Table) (*tableHandle, e
 	}
 	hc.byPath[pt.Path] = h
 	return h, nil
-}
-
-// get returns the cached handle of plan table pt's version, or nil.
-func (hc *handleCache) get(pt planner.Table) *tableHandle {
-	hc.mu.Lock()
-	defer hc.mu.Unlock()
-	if h := hc.byPath[pt.Path]; h != nil && isVersion(h.t.Info(), pt) {
-		return h
-	}
-	return nil
 }
 
 // isVersion reports whether info is the version of the table pt was

@@ -992,6 +992,16 @@ func compareCanon(a, b any) int {
 		if y, isSame := b.(codec.Decimal); isSame {
 			return x.Unscaled().Cmp(y.Unscaled())
 		}
+	case codec.Map:
+		// Compared by content: the text fallback below prints the
+		// pointers of large decimals, which would order MAP keys that are
+		// MAPs by where they happen to be allocated.
+		if y, isSame := b.(codec.Map); isSame {
+			if c := compareCanon(x.Keys, y.Keys); c != 0 {
+				return c
+			}
+			return compareCanon(x.Values, y.Values)
+		}
 	case codec.Date:
 		if y, isSame := b.(codec.Date); isSame {
 			return cmpOrdered(x, y)

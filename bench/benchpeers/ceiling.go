@@ -84,9 +84,11 @@ func runCeiling(ctx context.Context, j job) (result, error) {
 	}()
 	for _, addr := range leaders {
 		if conns[addr] == nil {
-			if conns[addr], err = dialReplay(ctx, addr); err != nil {
+			rc, err := dialReplay(ctx, addr)
+			if err != nil {
 				return result{}, err
 			}
+			conns[addr] = rc
 		}
 	}
 	info := t.Info()
