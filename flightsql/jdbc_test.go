@@ -27,7 +27,8 @@ func jdbcClasspath(t *testing.T) string {
 }
 
 // TestJDBCClient runs internal/jdbcpeer: Arrow's Flight SQL JDBC driver
-// lists tables and columns and reads a query through a ResultSet.
+// lists tables and columns, reads a query through a ResultSet and runs a
+// prepared query with a typed parameter.
 func TestJDBCClient(t *testing.T) {
 	addr, _ := startServer(t, nil)
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
@@ -57,6 +58,7 @@ func TestJDBCClient(t *testing.T) {
 		"row 1|pen|1.50",
 		"row 2|book|12.00",
 		"row 3|null|null",
+		"prepared book",
 		"refused without the password",
 	}, "\n")
 	if got := strings.TrimSpace(stdout.String()); got != want {

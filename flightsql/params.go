@@ -8,6 +8,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
+	"github.com/gofluss/fluss/planner"
 )
 
 // maxParamRows bounds the parameter rows one bind may upload: each row is
@@ -120,4 +123,44 @@ func arrowValue(arr arrow.Array, i int) (any, error) {
 		return nil, err
 	}
 	return string(js), nil
+}
+
+// parameterSchema describes a plan's parameters for clients that bind
+// typed values (JDBC's PreparedStatement.setX needs it): one nullable
+// field per argument position, named after its ':name' or its target
+// column, of the Arrow type of the column type the argument is converted
+// to. It is nil when the plan takes no arguments, or when one has no
+// Arrow type: clients then bind what they have, and the server converts.
+func parameterSchema(p planner.Plan) *arrow.Schema {
+	params := planner.ParamsOf(p)
+	if len(params) == 0 {
+		return nil
+	}
+	var fields []arrow.Field
+	for _, prm := range params {
+		for len(fields) < prm.Index {
+			fields = append(fields, arrow.Field{})
+		}
+		f := &fields[prm.Index-1]
+		if f.Type != nil {
+			continue // a ':name' used twice, or a key and its IN list
+		}
+		dt, err := arrowipc.ArrowType(prm.Type)
+		if err != nil {
+			return nil
+		}
+		f.Name, f.Type, f.Nullable = prm.Name, dt, true
+		if f.Name == "" {
+			f.Name = prm.Column
+		}
+		if f.Name == "" {
+			f.Name = fmt.Sprintf("p%d", prm.Index)
+		}
+	}
+	for _, f := range fields {
+		if f.Type == nil {
+			return nil // a position the plan does not type
+		}
+	}
+	return arrow.NewSchema(fields, nil)
 }

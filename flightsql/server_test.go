@@ -2,6 +2,7 @@ package flightsql_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"strings"
@@ -206,6 +207,11 @@ func TestPreparedStatementsWithArrowParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ins.Close(ctx)
+	// The parameter schema types each placeholder as its column, which
+	// clients that bind typed values (JDBC's setInt, setString) need.
+	if got := fmt.Sprint(ins.ParameterSchema()); !strings.Contains(got, "id: type=int32") || !strings.Contains(got, "name: type=utf8") {
+		t.Errorf("INSERT parameter schema = %s, want id int32 and name utf8", got)
+	}
 	params := paramRecord(t, []int32{1, 2, 3}, []string{"one", "two", "three"})
 	defer params.Release()
 	ins.SetParameters(params)
@@ -221,6 +227,9 @@ func TestPreparedStatementsWithArrowParameters(t *testing.T) {
 	defer sel.Close(ctx)
 	if sel.DatasetSchema() == nil || sel.DatasetSchema().Field(0).Name != "name" {
 		t.Errorf("dataset schema = %v", sel.DatasetSchema())
+	}
+	if ps := sel.ParameterSchema(); ps == nil || ps.NumFields() != 1 || ps.Field(0).Name != "id" || ps.Field(0).Type.ID() != arrow.INT32 {
+		t.Errorf("SELECT parameter schema = %v, want id int32", ps)
 	}
 	one := paramRecord(t, []int32{2}, nil)
 	defer one.Release()

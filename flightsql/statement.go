@@ -405,7 +405,14 @@ func (s *Server) CreatePreparedStatement(ctx context.Context, req fsql.ActionCre
 	if l, err = p.lease(); err != nil {
 		return none, err
 	}
-	sc, err := resultSchema(ctx, l.s.Prepare(st))
+	pr := l.s.Prepare(st)
+	sc, err := resultSchema(ctx, pr)
+	var params *arrow.Schema
+	if err == nil {
+		var pl planner.Plan
+		pl, err = pr.Plan(ctx) // kept by resultSchema: no second planning
+		params = parameterSchema(pl)
+	}
 	l.release()
 	if err != nil {
 		p.close()
@@ -421,9 +428,10 @@ func (s *Server) CreatePreparedStatement(ctx context.Context, req fsql.ActionCre
 	s.mu.Unlock()
 	isUpdate := !p.query
 	return fsql.ActionCreatePreparedStatementResult{
-		Handle:        []byte(h),
-		DatasetSchema: sc,
-		IsUpdate:      &isUpdate,
+		Handle:          []byte(h),
+		DatasetSchema:   sc,
+		ParameterSchema: params,
+		IsUpdate:        &isUpdate,
 	}, nil
 }
 

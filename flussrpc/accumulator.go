@@ -205,9 +205,14 @@ func (e *accumulator) bucketLocked(phys PhysicalPath, partitionID int64, bucket 
 }
 
 // fullLocked reports whether the bucket's open batch has reached the
-// batch size, so the next record should start a new batch.
+// batch size (or the record cap), so the next record should start a new
+// batch.
 func (e *accumulator) fullLocked(bs *writeBucket) bool {
-	return bs.open != nil && bs.open.records > 0 && bs.open.builder.sizeBytes() >= e.cfg.batchSize
+	b := bs.open
+	if b == nil || b.records == 0 {
+		return false
+	}
+	return b.builder.sizeBytes() >= e.cfg.batchSize || e.cfg.maxRecords > 0 && b.records >= e.cfg.maxRecords
 }
 
 // closeOpenLocked moves the open batch to the send queue.

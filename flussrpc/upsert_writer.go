@@ -87,6 +87,7 @@ func (t *Table) NewUpsertWriter(opts UpsertOptions) (*UpsertWriter, error) {
 	}
 	if d.LogFormat() == schema.FormatArrow {
 		w.rangeCheck = arrowipc.RangeCheck(d.Schema.Columns)
+		cfg.maxRecords = maxArrowChangelogRecords
 	}
 	if w.parts, err = newPartitionResolver(t, cfg.dynamicParts); err != nil {
 		return nil, err
@@ -206,6 +207,14 @@ func (w *UpsertWriter) Flush(ctx context.Context) error { return w.e.flush(ctx) 
 
 // Close flushes and stops the writer; see AppendWriter.Close.
 func (w *UpsertWriter) Close(ctx context.Context) error { return w.e.close(ctx) }
+
+// maxArrowChangelogRecords caps the records of one PUT_KV batch to a
+// table whose changelog is ARROW. The tablet server writes one change-type
+// byte per record of a batch into a fixed 128 KiB page (Fluss 0.6-0.9, see
+// apache/fluss#2967), so a batch of 131,072 or more records fails whole
+// with an IndexOutOfBoundsException; 2 MiB of small rows is well over that.
+// Half the page leaves room for servers with a smaller page.
+const maxArrowChangelogRecords = 65536
 
 // kvBuilder builds KV record batches.
 type kvBuilder struct {

@@ -168,6 +168,7 @@ type writerConfig struct {
 	roundRobin    bool
 	requestTimout time.Duration
 	delivery      time.Duration // 0: no limit
+	maxRecords    int           // records per batch; 0: only batchSize bounds it
 }
 
 func (o *WriterOptions) resolve(c *Client) (writerConfig, error) {

@@ -3,6 +3,7 @@ package io.github.gofluss.jdbcpeer;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -13,8 +14,10 @@ import java.util.Properties;
 /**
  * Reads the Flight SQL server through the Flight SQL JDBC driver, the way a
  * JDBC tool does: DatabaseMetaData.getTables and getColumns of one
- * database, then a query through a ResultSet. Prints one line per finding
- * ("tables ...", "columns ...", "row ...", "refused ..."); the Go test
+ * database, then a query through a ResultSet, then a prepared query with a
+ * typed parameter (setLong, which needs the server's parameter schema).
+ * Prints one line per finding ("tables ...", "columns ...", "row ...",
+ * "prepared ...", "refused ..."); the Go test
  * compares them. Any unexpected failure exits non-zero with its trace.
  *
  * <p>Usage: Check HOST:PORT USER PASSWORD DATABASE TABLE
@@ -51,6 +54,14 @@ public final class Check {
           ResultSet rs = st.executeQuery("SELECT id, name, price FROM " + db + "." + table + " ORDER BY id")) {
         while (rs.next()) {
           System.out.println("row " + rs.getLong(1) + "|" + rs.getString(2) + "|" + rs.getBigDecimal(3));
+        }
+      }
+      try (PreparedStatement ps = conn.prepareStatement("SELECT name FROM " + db + "." + table + " WHERE id = ?")) {
+        ps.setLong(1, 2L);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            System.out.println("prepared " + rs.getString(1));
+          }
         }
       }
     }
