@@ -32,6 +32,11 @@ const DefaultCatalog = "fluss_catalog"
 // calls before it is closed (a later call opens it again).
 const DefaultIdleTimeout = 10 * time.Minute
 
+// writeBufferBytes is the size of a connection's gRPC write buffer (32
+// KiB by default), which batches the frames of a message into one socket
+// write.
+const writeBufferBytes = 256 << 10
+
 // Config configures a Server.
 type Config struct {
 	// Client is the native client configuration: bootstrap servers,
@@ -109,12 +114,15 @@ func NewServer(cfg Config) (*Server, error) {
 		grpc.ChainUnaryInterceptor(s.unaryAuth),
 		grpc.ChainStreamInterceptor(s.streamAuth),
 		grpc.MaxRecvMsgSize(64 << 20),
+		grpc.ForceServerCodecV2(newFlightCodec()),
+		// Query results are megabytes: fewer, larger socket writes.
+		grpc.WriteBufferSize(writeBufferBytes),
 	}
 	if cfg.TLS != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLS)))
 	}
 	s.grpc = grpc.NewServer(opts...)
-	flight.RegisterFlightServiceServer(s.grpc, fsql.NewFlightServerWithAllocator(s, s.mem))
+	flight.RegisterFlightServiceServer(s.grpc, flightService{FlightServer: fsql.NewFlightServerWithAllocator(s, s.mem), s: s})
 	go s.janitor()
 	return s, nil
 }

@@ -27,7 +27,7 @@ import (
 )
 
 // startServer serves the cluster's SASL listener on a free loopback port.
-func startServer(t *testing.T, mod func(*flightsql.Config)) (string, *flightsql.Server) {
+func startServer(t testing.TB, mod func(*flightsql.Config)) (string, *flightsql.Server) {
 	t.Helper()
 	cfg := flightsql.Config{
 		Client:  flussrpc.Config{Bootstrap: []string{clustertest.SASLBootstrap(t)}},
@@ -57,7 +57,7 @@ func startServer(t *testing.T, mod func(*flightsql.Config)) (string, *flightsql.
 
 // connect returns a Flight SQL client and a context carrying its bearer
 // token, authenticated as user.
-func connect(t *testing.T, addr, user, password string) (*fsql.Client, context.Context) {
+func connect(t testing.TB, addr, user, password string) (*fsql.Client, context.Context) {
 	t.Helper()
 	cl, err := fsql.NewClient(addr, nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -116,7 +116,7 @@ func query(t *testing.T, ctx context.Context, cl *fsql.Client, sql string) arrow
 }
 
 // newDatabase creates a database for one test, dropped at its end.
-func newDatabase(t *testing.T, ctx context.Context, cl *fsql.Client, prefix string) string {
+func newDatabase(t testing.TB, ctx context.Context, cl *fsql.Client, prefix string) string {
 	t.Helper()
 	db := testkit.UniqueName(prefix)
 	update(t, ctx, cl, "CREATE DATABASE "+db)
@@ -124,7 +124,7 @@ func newDatabase(t *testing.T, ctx context.Context, cl *fsql.Client, prefix stri
 	return db
 }
 
-func update(t *testing.T, ctx context.Context, cl *fsql.Client, sql string) int64 {
+func update(t testing.TB, ctx context.Context, cl *fsql.Client, sql string) int64 {
 	t.Helper()
 	n, err := cl.ExecuteUpdate(ctx, sql)
 	if err != nil {

@@ -1,0 +1,80 @@
+package flightsql_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/internal/clustertest"
+)
+
+// BenchmarkDoGetScan reads a bounded scan of a log table whole through
+// DoGet, as the ADBC client of `make bench-peers` does, against the real
+// cluster (server and client in this process):
+//
+//	FLUSS_SASL=1 FLUSS_INTEGRATION=1 go test ./flightsql -run '^$' -bench DoGetScan -benchtime 3x
+//
+// The table is written row by row with the native append writer, so that
+// its log batches have the writer's default size, as in bench-peers.
+func BenchmarkDoGetScan(b *testing.B) {
+	const rows = 1_000_000
+	addr, _ := startServer(b, nil)
+	cl, ctx := connect(b, addr, clustertest.SASLUser, clustertest.SASLPassword)
+	db := newDatabase(b, ctx, cl, "fsqlbench")
+	update(b, ctx, cl, "CREATE TABLE "+db+".scan (id BIGINT NOT NULL, name STRING, v DOUBLE) WITH ('bucket.num' = '4')")
+	fillLog(b, ctx, flussrpc.TablePath{Database: db, Table: "scan"}, rows)
+
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		info, err := cl.Execute(ctx, "SELECT * FROM "+db+".scan")
+		if err != nil {
+			b.Fatal(err)
+		}
+		rdr, err := cl.DoGet(ctx, info.Endpoint[0].Ticket)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var n int64
+		for rdr.Next() {
+			n += rdr.RecordBatch().NumRows()
+		}
+		if err := rdr.Err(); err != nil {
+			b.Fatal(err)
+		}
+		rdr.Release()
+		if n != rows {
+			b.Fatalf("read %d rows, want %d", n, rows)
+		}
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// fillLog appends rows (i, "name-<i>", i*0.5) to a log table with the
+// native append writer.
+func fillLog(b *testing.B, ctx context.Context, path flussrpc.TablePath, rows int) {
+	b.Helper()
+	c, err := flussrpc.NewClient(ctx, flussrpc.Config{Bootstrap: []string{clustertest.Bootstrap(b)}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	t, err := c.OpenTable(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := t.NewAppendWriter(flussrpc.AppendOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = w.Close(ctx) }()
+	for i := range rows {
+		if _, err := w.Append(ctx, []any{int64(i), fmt.Sprintf("name-%d", i), float64(i) * 0.5}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Flush(ctx); err != nil {
+		b.Fatal(err)
+	}
+}
