@@ -24,11 +24,7 @@ type arrowAppender struct {
 }
 
 func newArrowAppender(d *schema.TableDescriptor, schemaID int16) (arrowBatchFactory, error) {
-	comp, err := arrowipc.TableCompression(d)
-	if err != nil {
-		return nil, err
-	}
-	enc, err := arrowipc.NewEncoder(d.Schema.Columns, comp, nil)
+	enc, err := arrowipc.NewTableEncoder(d)
 	if err != nil {
 		return nil, err
 	}

@@ -144,7 +144,7 @@ func callCoordinator[Req, Resp proto.Message](ctx context.Context, c *Client, r 
 // picking it at random again would fail a read that any other server
 // answers.
 func callAnyRead[Req, Resp proto.Message](ctx context.Context, c *Client, r rpc[Req, Resp], req Req, resp Resp) error {
-	failed := make(map[string]bool)
+	var failed map[string]bool // made on the first failure: most calls have none
 	var errs []error
 	for {
 		n, ok := c.anyServerExcept(failed)
@@ -156,10 +156,11 @@ func callAnyRead[Req, Resp proto.Message](ctx context.Context, c *Client, r rpc[
 			return err
 		}
 		errs = append(errs, err)
-		if len(failed) == 0 {
+		if failed == nil {
 			if rerr := c.refreshCluster(ctx); rerr != nil {
 				return errors.Join(append(errs, rerr)...)
 			}
+			failed = make(map[string]bool)
 		}
 		failed[n.Addr()] = true
 		proto.Reset(resp)

@@ -264,11 +264,7 @@ func ScanTestLogEncoderFor(t *Table) (ScanTestLogEncoder, error) {
 	if d.LogFormat() != "ARROW" {
 		return ScanTestRowLogEncoder(t)
 	}
-	comp, err := arrowipc.TableCompression(d)
-	if err != nil {
-		return nil, err
-	}
-	enc, err := arrowipc.NewEncoder(d.Schema.Columns, comp, nil)
+	enc, err := arrowipc.NewTableEncoder(d)
 	if err != nil {
 		return nil, err
 	}

@@ -141,11 +141,7 @@ func bucketLeaders(ctx context.Context, adm *flussrpc.Admin, path flussrpc.Table
 // writer's sticky bucket assignment does).
 func arrowBatches(info *flussrpc.TableInfo, n int) (map[int32][]batch, error) {
 	d := &info.Descriptor
-	comp, err := arrowipc.TableCompression(d)
-	if err != nil {
-		return nil, err
-	}
-	enc, err := arrowipc.NewEncoder(d.Schema.Columns, comp, nil)
+	enc, err := arrowipc.NewTableEncoder(d)
 	if err != nil {
 		return nil, err
 	}

@@ -90,6 +90,17 @@ func NewEncoder(cols []schema.Column, c Compression, mem memory.Allocator) (*Enc
 	return &Encoder{cols: cols, schema: s, comp: c, opts: opts, layout: l}, nil
 }
 
+// NewTableEncoder returns the encoder of a table's ARROW log batches: its
+// columns in its own compression (see NewEncoder for why), with
+// memory.DefaultAllocator.
+func NewTableEncoder(d *schema.TableDescriptor) (*Encoder, error) {
+	c, err := TableCompression(d)
+	if err != nil {
+		return nil, err
+	}
+	return NewEncoder(d.Schema.Columns, c, nil)
+}
+
 // Schema returns the Arrow schema records must have.
 func (e *Encoder) Schema() *arrow.Schema { return e.schema }
 
