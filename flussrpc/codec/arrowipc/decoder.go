@@ -152,6 +152,8 @@ type Message struct {
 // inconsistencies inside the buffers (such as bad offsets) that Decode
 // would report; a reader of the message must validate as usual.
 // recordCount must be positive: a batch without records has no message.
+// Split changes nothing in the decoder: it may run concurrently with any
+// of its methods.
 func (d *Decoder) Split(payload []byte, recordCount int) (Message, error) {
 	if recordCount <= 0 {
 		return Message{}, corrupt("no message in a batch of %d records", recordCount)
