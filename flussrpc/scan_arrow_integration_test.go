@@ -23,80 +23,8 @@ func TestScanPollArrow(t *testing.T) {
 	for _, format := range scanFormats() {
 		t.Run(format, func(t *testing.T) {
 			tbl := scanLogTable(t, c, db, format, 2, false)
-			enc := scanTestEncoder(t, tbl)
-			ctx := testCtx(t)
-			var rows [][]any
-			for round := 0; round < 3; round++ {
-				var batch [][]any
-				for i := 0; i < 8; i++ {
-					batch = append(batch, append([]any{int64(round*8 + i)}, scanAllTypeValues(t, i)...))
-				}
-				if _, _, err := flussrpc.ScanTestAppend(ctx, tbl, enc, batch); err != nil {
-					t.Fatal(err)
-				}
-				rows = append(rows, batch...)
-			}
-			cols := []string{"c_row", "id", "c_ts9", "c_dec38", "c_map", "c_str"}
-			sc := tbl.Info().Descriptor.Schema
-			idx, _ := sc.ColumnIndexes(cols)
-			var outCols []schema.Column
-			for _, i := range idx {
-				outCols = append(outCols, sc.Columns[i])
-			}
-			dec, err := arrowipc.NewDecoder(outCols, nil, arrowipc.Limits{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer dec.Release()
-			s, err := tbl.NewLogScanner(flussrpc.LogScanOptions{Columns: cols, Bounded: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			// Start bucket 0 inside its first batch: rows before it are cut.
-			if err := s.Subscribe(ctx, 0, flussrpc.ScanFromOffset(1)); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Subscribe(ctx, 1, flussrpc.ScanFromEarliest()); err != nil {
-				t.Fatal(err)
-			}
-			var got [][]any
-			next := map[int32]int64{0: 1, 1: 0}
-			for {
-				batches, err := s.PollArrow(ctx, 5*time.Second)
-				for _, b := range batches {
-					if b.BaseOffset != next[b.Bucket] || b.LastOffset-b.BaseOffset+1 != b.Record.NumRows() {
-						t.Fatalf("bucket %d batch %d..%d (%d rows), expected to start at %d", b.Bucket, b.BaseOffset, b.LastOffset, b.Record.NumRows(), next[b.Bucket])
-					}
-					next[b.Bucket] = b.LastOffset + 1
-					if b.ChangeTypes != nil {
-						t.Fatalf("change types %v for a log table", b.ChangeTypes)
-					}
-					if !b.Record.Schema().Equal(dec.Schema()) {
-						t.Fatalf("record schema %v, want %v", b.Record.Schema(), dec.Schema())
-					}
-					if got, err = dec.AppendRows(got, b.Record); err != nil {
-						t.Fatal(err)
-					}
-					b.Record.Release()
-				}
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-			}
-			// Expected: every row but rows[0] (offset 0 of bucket 0, as
-			// ScanTestAppend puts row i of a call into bucket i%2), projected.
-			var want [][]any
-			for _, r := range rows[1:] {
-				p := make([]any, len(idx))
-				for j, x := range idx {
-					p[j] = r[x]
-				}
-				want = append(want, p)
-			}
+			rows := appendRounds(t, tbl)
+			got, want, _ := scanArrowBatches(t, tbl, []string{"c_row", "id", "c_ts9", "c_dec38", "c_map", "c_str"}, nil, rows)
 			sameRowSet(t, "PollArrow rows", got, want)
 		})
 	}
@@ -118,19 +46,7 @@ func TestScanPollArrowIPC(t *testing.T) {
 				Properties:  map[string]string{schema.OptArrowCompressionType: comp},
 				Schema:      newSchema(t, cols),
 			})
-			enc := scanTestEncoder(t, tbl)
-			ctx := testCtx(t)
-			var rows [][]any
-			for round := 0; round < 3; round++ {
-				var batch [][]any
-				for i := 0; i < 8; i++ {
-					batch = append(batch, append([]any{int64(round*8 + i)}, scanAllTypeValues(t, i)...))
-				}
-				if _, _, err := flussrpc.ScanTestAppend(ctx, tbl, enc, batch); err != nil {
-					t.Fatal(err)
-				}
-				rows = append(rows, batch...)
-			}
+			rows := appendRounds(t, tbl)
 			for _, tc := range []struct {
 				name       string
 				cols       []string
@@ -143,7 +59,7 @@ func TestScanPollArrowIPC(t *testing.T) {
 				{"compression refused", nil, false, comp == schema.CompressionNone},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
-					got, want, ipcs := pollArrowIPC(t, tbl, tc.cols, flussrpc.ArrowIPCOptions{Compressed: tc.compressed}, rows)
+					got, want, ipcs := scanArrowBatches(t, tbl, tc.cols, &flussrpc.ArrowIPCOptions{Compressed: tc.compressed}, rows)
 					if (ipcs > 0) != tc.asIs {
 						t.Fatalf("%d batches came as IPC messages, want some: %v", ipcs, tc.asIs)
 					}
@@ -154,11 +70,13 @@ func TestScanPollArrowIPC(t *testing.T) {
 	}
 }
 
-// pollArrowIPC reads the table's two buckets with PollArrowIPC, bucket 0
-// from offset 1 (inside its first batch), reading IPC messages with an
-// Arrow IPC reader, and returns the rows, the rows expected and how many
-// batches came as messages.
-func pollArrowIPC(t *testing.T, tbl *flussrpc.Table, cols []string, opts flussrpc.ArrowIPCOptions, rows [][]any) (got, want [][]any, ipcs int) {
+// scanArrowBatches reads the table's two buckets with PollArrow (or
+// PollArrowIPC with opts, reading IPC messages with an Arrow IPC reader),
+// bucket 0 from offset 1 (inside its first batch), checking that batches
+// follow each other and have the projection's schema. It returns the
+// rows, the rows of the table's rows expected and how many batches came
+// as messages.
+func scanArrowBatches(t *testing.T, tbl *flussrpc.Table, cols []string, opts *flussrpc.ArrowIPCOptions, rows [][]any) (got, want [][]any, ipcs int) {
 	t.Helper()
 	ctx := testCtx(t)
 	sc := tbl.Info().Descriptor.Schema
@@ -189,8 +107,15 @@ func pollArrowIPC(t *testing.T, tbl *flussrpc.Table, cols []string, opts flussrp
 	if err := s.Subscribe(ctx, 1, flussrpc.ScanFromEarliest()); err != nil {
 		t.Fatal(err)
 	}
+	next := map[int32]int64{0: 1, 1: 0}
 	for {
-		batches, err := s.PollArrowIPC(ctx, 5*time.Second, opts)
+		var batches []flussrpc.ArrowScanBatch
+		var err error
+		if opts == nil {
+			batches, err = s.PollArrow(ctx, 5*time.Second)
+		} else {
+			batches, err = s.PollArrowIPC(ctx, 5*time.Second, *opts)
+		}
 		for _, b := range batches {
 			rec := b.Record
 			if b.IPC != nil {
@@ -200,8 +125,15 @@ func pollArrowIPC(t *testing.T, tbl *flussrpc.Table, cols []string, opts flussrp
 				ipcs++
 				rec = readIPC(t, dec.Schema(), b.IPC)
 			}
-			if rec.NumRows() != b.LastOffset-b.BaseOffset+1 {
-				t.Fatalf("batch %d..%d has %d rows", b.BaseOffset, b.LastOffset, rec.NumRows())
+			if b.BaseOffset != next[b.Bucket] || b.LastOffset-b.BaseOffset+1 != rec.NumRows() {
+				t.Fatalf("bucket %d batch %d..%d (%d rows), expected to start at %d", b.Bucket, b.BaseOffset, b.LastOffset, rec.NumRows(), next[b.Bucket])
+			}
+			next[b.Bucket] = b.LastOffset + 1
+			if b.ChangeTypes != nil {
+				t.Fatalf("change types %v for a log table", b.ChangeTypes)
+			}
+			if !rec.Schema().Equal(dec.Schema()) {
+				t.Fatalf("record schema %v, want %v", rec.Schema(), dec.Schema())
 			}
 			if got, err = dec.AppendRows(got, rec); err != nil {
 				t.Fatal(err)
@@ -264,3 +196,24 @@ func (l *messageList) Message() (*ipc.Message, error) {
 
 func (l *messageList) Retain()  {}
 func (l *messageList) Release() {}
+
+// appendRounds appends three batches of 8 rows to each of the table's
+// two buckets (id, then the values of scanAllTypeColumns) and returns
+// the rows.
+func appendRounds(t *testing.T, tbl *flussrpc.Table) [][]any {
+	t.Helper()
+	enc := scanTestEncoder(t, tbl)
+	ctx := testCtx(t)
+	var rows [][]any
+	for round := 0; round < 3; round++ {
+		var batch [][]any
+		for i := 0; i < 8; i++ {
+			batch = append(batch, append([]any{int64(round*8 + i)}, scanAllTypeValues(t, i)...))
+		}
+		if _, _, err := flussrpc.ScanTestAppend(ctx, tbl, enc, batch); err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, batch...)
+	}
+	return rows
+}
