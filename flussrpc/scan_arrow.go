@@ -3,6 +3,7 @@ package flussrpc
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -41,11 +42,11 @@ type ArrowScanBatch struct {
 // ArrowIPCOptions says which log batches PollArrowIPC may hand out as
 // their own Arrow IPC message.
 type ArrowIPCOptions struct {
-	// Compressed lets messages with body compression (LZ4_FRAME, ZSTD)
-	// through; without it only uncompressed messages are, and compressed
-	// batches are decoded. Only readers that decompress Arrow IPC bodies
-	// themselves can take them.
-	Compressed bool
+	// Compressions are the body compressions (schema.CompressionLZ4,
+	// schema.CompressionZstd) whose messages may be handed out; batches in
+	// others are decoded. Uncompressed messages always may. Only readers
+	// that decompress Arrow IPC bodies themselves can take compressed ones.
+	Compressions []string
 	// MaxBytes caps the metadata and body of a message handed out; larger
 	// batches are decoded. 0: no cap.
 	MaxBytes int
@@ -74,6 +75,12 @@ func (s *LogScanner) PollArrow(ctx context.Context, maxWait time.Duration) ([]Ar
 // record PollArrow would return.
 func (s *LogScanner) PollArrowIPC(ctx context.Context, maxWait time.Duration, opts ArrowIPCOptions) ([]ArrowScanBatch, error) {
 	return s.pollArrow(ctx, maxWait, &opts)
+}
+
+// ArrowSchema returns the Arrow schema of the records PollArrow returns,
+// which is also the schema an IPC message of PollArrowIPC is read with.
+func (s *LogScanner) ArrowSchema() (*arrow.Schema, error) {
+	return arrowipc.Schema(s.proj.columns)
 }
 
 // pollArrow is PollArrow, and PollArrowIPC when ipc is not nil.
@@ -391,7 +398,7 @@ func (a *arrowScanDecoders) message(ctx context.Context, b *codec.LogBatch, remo
 	if err != nil {
 		return nil, nil, err
 	}
-	if (m.Compression != schema.CompressionNone && !opts.Compressed) || (opts.MaxBytes > 0 && len(m.Metadata)+len(m.Body) > opts.MaxBytes) {
+	if (m.Compression != schema.CompressionNone && !slices.Contains(opts.Compressions, m.Compression)) || (opts.MaxBytes > 0 && len(m.Metadata)+len(m.Body) > opts.MaxBytes) {
 		return nil, nil, nil
 	}
 	return &m, cts, nil
