@@ -91,7 +91,7 @@ func cases(o options) []bcase {
 	}
 	add(arrowG, "", "scan-arrow", langGo, "native", "ours, PollArrow", 1)
 	add(arrowG, "", "scan-arrow", langPython, "", "pyfluss, to_arrow", 1)
-	add(arrowG, "", "scan-adbc", langPython, "", "Python ADBC via our Flight SQL server", 1)
+	add(arrowG, "", "scan-adbc", langPython, "", "Python ADBC via our Flight SQL server, zstd batches passed through", 1)
 	add(rowsG, "", "scan-rows", langGo, "native", "ours, Poll", 1)
 	add(rowsG, "", "scan-rows", langJava, "", "Java client, poll loop", 1)
 	add("bounded scan "+n+" rows through database/sql", rowsG, "scan-sql", langGo, "sql", "ours, database/sql Rows", 1)
