@@ -284,8 +284,8 @@ func (r *ArrowReader) PassIPC(opts flussrpc.ArrowIPCOptions) bool {
 // at one (see PassIPC), else nil. It stays valid after Next.
 func (r *ArrowReader) IPC() *arrowipc.Message { return r.ipc }
 
-// Next advances to the next record; false at the end or on error (Err).
-// The previous record is released.
+// Next advances to the next record (or log batch message, see PassIPC);
+// false at the end or on error (Err). The previous record is released.
 func (r *ArrowReader) Next() bool {
 	if r.cur != nil {
 		r.cur.Release()
