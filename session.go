@@ -96,7 +96,7 @@ func (c *session) Close() error {
 		return nil
 	}
 	c.closed = true
-	c.stmts = nil
+	c.stmts = stmtCache{}
 	return c.s.Close()
 }
 
