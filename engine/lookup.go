@@ -50,7 +50,7 @@ func (c *Session) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][
 	if err != nil {
 		return nil, err
 	}
-	filter, err := compileFilter(p.Residual, schemaNames(h), b)
+	filter, err := residualFilter(h, p.Residual, b)
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +59,16 @@ func (c *Session) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][
 		return nil, err
 	}
 	return c.finishLookup(found, filter, p.Projection, p.Limit, p.Offset, b)
+}
+
+// residualFilter compiles the predicates a lookup checks on the rows it
+// found; most lookups have none, and then the table's column names are
+// not even listed.
+func residualFilter(h *tableHandle, preds []planner.Predicate, b *binder) (*rowFilter, error) {
+	if len(preds) == 0 {
+		return nil, nil
+	}
+	return compileFilter(preds, schemaNames(h), b)
 }
 
 // lookuperFor picks the lookuper of a point lookup. The hint
@@ -127,7 +137,7 @@ func (c *Session) prefixLookup(ctx context.Context, p *planner.PrefixLookup, b *
 	if err != nil {
 		return nil, err
 	}
-	filter, err := compileFilter(p.Residual, schemaNames(h), b)
+	filter, err := residualFilter(h, p.Residual, b)
 	if err != nil {
 		return nil, err
 	}
