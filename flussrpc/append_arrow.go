@@ -12,7 +12,8 @@ import (
 
 // ARROW log batches: rows are collected into Arrow column builders per
 // batch and encoded (with the table's compression) by the sender when the
-// batch is sent; AppendArrow records are kept as they are until then.
+// batch is sent; AppendArrow records are kept as they are until then and
+// joined into one record per batch.
 
 type arrowAppender struct {
 	cols     []schema.Column
@@ -39,9 +40,8 @@ func (a *arrowAppender) newRowBuilder() (rowBuilder, error) {
 	return &arrowRowBuilder{a: a, rb: rb}, nil
 }
 
-func (a *arrowAppender) newRecordBuilder(rec arrow.RecordBatch) (batchBuilder, error) {
-	rec.Retain()
-	return &arrowRecordBuilder{a: a, rec: rec, size: a.enc.EstimatedSize(rec)}, nil
+func (a *arrowAppender) newRecordBuilder() (batchBuilder, error) {
+	return &arrowRecordBuilder{a: a}, nil
 }
 
 func (a *arrowAppender) checkRecord(rec arrow.RecordBatch) error { return a.enc.CheckRecord(rec) }
@@ -102,24 +102,45 @@ func (b *arrowRowBuilder) release() {
 	}
 }
 
-// arrowRecordBuilder holds one record given to AppendArrow.
+// arrowRecordBuilder holds the records given to AppendArrow that share a
+// batch. They become one Arrow record when the batch is built: a log
+// batch of some thousand rows costs the server and the compressor about
+// as much as one of the batch size, so small records are joined.
 type arrowRecordBuilder struct {
 	a    *arrowAppender
-	rec  arrow.RecordBatch
+	recs []arrow.RecordBatch
 	size int
+}
+
+// add retains rec, whose estimated size is size, for the batch.
+func (b *arrowRecordBuilder) add(rec arrow.RecordBatch, size int) {
+	rec.Retain()
+	b.recs = append(b.recs, rec)
+	b.size += size
+}
+
+// joins reports whether rec may join the batch: records of one batch
+// become one, so their Arrow schemas must be equal (CheckRecord lets
+// nullability flags and nested field names differ).
+func (b *arrowRecordBuilder) joins(rec arrow.RecordBatch) bool {
+	return len(b.recs) == 0 || b.recs[0].Schema().Equal(rec.Schema())
 }
 
 func (b *arrowRecordBuilder) sizeBytes() int { return b.size }
 
 func (b *arrowRecordBuilder) build(writerID int64, seq int32) ([]byte, error) {
-	out, err := b.a.enc.AppendLogBatch(nil, b.a.header(writerID, seq), b.rec)
-	b.release()
-	return out, err
+	defer b.release()
+	rec, err := arrowipc.ConcatRecords(b.recs, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	return b.a.enc.AppendLogBatch(nil, b.a.header(writerID, seq), rec)
 }
 
 func (b *arrowRecordBuilder) release() {
-	if b.rec != nil {
-		b.rec.Release()
-		b.rec = nil
+	for _, r := range b.recs {
+		r.Release()
 	}
+	b.recs = nil
 }
