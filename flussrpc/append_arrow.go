@@ -15,6 +15,11 @@ import (
 // batch is sent; AppendArrow records are kept as they are until then and
 // joined into one record per batch.
 
+// writeBuffers lends the Arrow buffers of every writer's batches: row
+// builders, joined records and compressed bodies are freed once a batch is
+// encoded, and the next batch takes them again.
+var writeBuffers arrowipc.BufferPool
+
 type arrowAppender struct {
 	cols     []schema.Column
 	schemaID int16
@@ -25,7 +30,7 @@ type arrowAppender struct {
 }
 
 func newArrowAppender(d *schema.TableDescriptor, schemaID int16) (arrowBatchFactory, error) {
-	enc, err := arrowipc.NewTableEncoder(d)
+	enc, err := arrowipc.NewTableEncoder(d, &writeBuffers)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +38,7 @@ func newArrowAppender(d *schema.TableDescriptor, schemaID int16) (arrowBatchFact
 }
 
 func (a *arrowAppender) newRowBuilder() (rowBuilder, error) {
-	rb, err := arrowipc.NewRowBuilder(a.cols, nil)
+	rb, err := arrowipc.NewRowBuilder(a.cols, &writeBuffers)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +135,7 @@ func (b *arrowRecordBuilder) sizeBytes() int { return b.size }
 
 func (b *arrowRecordBuilder) build(writerID int64, seq int32) ([]byte, error) {
 	defer b.release()
-	rec, err := arrowipc.ConcatRecords(b.recs, nil)
+	rec, err := arrowipc.ConcatRecords(b.recs, &writeBuffers)
 	if err != nil {
 		return nil, err
 	}
