@@ -196,6 +196,12 @@ var _ array.RecordReader = (*ArrowReader)(nil)
 // is released; keep ctx alive (and the session open) until then. It
 // takes one statement; args are bound as in Prepared.Run.
 func (c *Session) QueryArrow(ctx context.Context, query string, args []driver.NamedValue) (*ArrowReader, error) {
+	return c.queryArrow(ctx, query, args, Split{})
+}
+
+// queryArrow is QueryArrow of the part sp of the result (see
+// QueryArrowSplit).
+func (c *Session) queryArrow(ctx context.Context, query string, args []driver.NamedValue, sp Split) (*ArrowReader, error) {
 	stmts, err := parser.ParseScript(query)
 	if err != nil {
 		return nil, err
@@ -217,7 +223,7 @@ func (c *Session) QueryArrow(ctx context.Context, query string, args []driver.Na
 		if !ok {
 			return nil, fmt.Errorf("fluss: QueryArrow needs a query; %s is not one", planKind(p))
 		}
-		src, pl, err := c.openScan(ctx, qp, b)
+		src, pl, err := c.openPart(ctx, qp, b, sp)
 		if errors.Is(err, errStalePlan) && attempt == 0 {
 			pr.plan = nil
 			continue

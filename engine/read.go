@@ -68,8 +68,7 @@ func (c *Session) openScan(ctx context.Context, p planner.QueryPlan, b *binder) 
 	}
 	switch p := p.(type) {
 	case *planner.LogScan:
-		return c.logScan(ctx, logScanSpec{table: p.Table, start: p.Start, stop: p.Stop, partFilter: p.PartitionFilter,
-			filter: p.Filter, maxRows: p.MaxRows, proj: p.Projection, limit: p.Limit, offset: p.Offset}, b)
+		return c.logScan(ctx, logScanSpecOf(p), b)
 	case *planner.ChangelogScan:
 		filter := append(slices.Clone(p.OffsetFilter), p.Filter...)
 		maxRows := p.MaxRows
@@ -297,6 +296,7 @@ func (c *Session) limitScan(ctx context.Context, p *planner.LimitScan, b *binder
 // logScanSpec is what LogScan and ChangelogScan plans share.
 type logScanSpec struct {
 	table      planner.Table
+	split      Split // the buckets to read; zero: all
 	changelog  bool
 	binlog     bool
 	start      planner.OffsetSpec
@@ -449,7 +449,7 @@ func (c *Session) logScan(ctx context.Context, spec logScanSpec, b *binder) (sca
 	if err != nil {
 		return nil, pl, err
 	}
-	brs := buckets(h, parts)
+	brs := spec.split.of(buckets(h, parts))
 	if len(brs) == 0 {
 		return &sliceSource{rows: [][]any{}}, pl, nil
 	}

@@ -60,7 +60,16 @@ type Config struct {
 	// IdleTimeout closes a user's native client after that long without
 	// calls; 0 means DefaultIdleTimeout.
 	IdleTimeout time.Duration
+	// ScanEndpoints is how many endpoints, at most, the result of a log
+	// scan in no particular order (no ORDER BY, LIMIT, OFFSET or
+	// aggregate) is split into, each reading some of the table's buckets:
+	// clients such as ADBC read the endpoints at once, decoding on several
+	// cores. 0 means DefaultScanEndpoints; 1 keeps one endpoint.
+	ScanEndpoints int
 }
+
+// DefaultScanEndpoints is the ScanEndpoints of a zero Config.
+const DefaultScanEndpoints = 4
 
 // Server is a Flight SQL server over a Fluss cluster. Create it with
 // NewServer, run it with Serve and stop it with Close.
@@ -97,6 +106,10 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
 	}
+	if cfg.ScanEndpoints <= 0 {
+		cfg.ScanEndpoints = DefaultScanEndpoints
+	}
+	cfg.ScanEndpoints = min(cfg.ScanEndpoints, maxParts)
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

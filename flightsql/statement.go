@@ -174,12 +174,18 @@ func resultSchema(ctx context.Context, pr *engine.Prepared) (*arrow.Schema, erro
 	return arrowipc.Schema(cols)
 }
 
-// flightInfo describes a result of schema sc fetched with ticket.
-func (s *Server) flightInfo(desc *flight.FlightDescriptor, sc *arrow.Schema, ticket []byte) *flight.FlightInfo {
+// flightInfo describes a result of schema sc fetched with tickets, one
+// endpoint each; several endpoints hold parts of the result in no
+// particular order (Ordered false), which clients may read at once.
+func (s *Server) flightInfo(desc *flight.FlightDescriptor, sc *arrow.Schema, tickets ...[]byte) *flight.FlightInfo {
+	eps := make([]*flight.FlightEndpoint, len(tickets))
+	for i, t := range tickets {
+		eps[i] = &flight.FlightEndpoint{Ticket: &flight.Ticket{Ticket: t}}
+	}
 	return &flight.FlightInfo{
 		Schema:           flight.SerializeSchema(sc, s.mem),
 		FlightDescriptor: desc,
-		Endpoint:         []*flight.FlightEndpoint{{Ticket: &flight.Ticket{Ticket: ticket}}},
+		Endpoint:         eps,
 		TotalRecords:     -1,
 		TotalBytes:       -1,
 	}
@@ -215,22 +221,28 @@ func (s *Server) GetFlightInfoStatement(ctx context.Context, cmd fsql.StatementQ
 		return nil, err
 	}
 	defer l.release()
-	var handle []byte
+	var handles [][]byte
 	if sc != nil {
-		handle = queryTicket(cmd.GetTransactionId(), cmd.GetQuery())
+		parts, err := pr.ScanParts(ctx, s.cfg.ScanEndpoints)
+		if err != nil {
+			return nil, statusOf(err)
+		}
+		handles = partTickets(cmd.GetTransactionId(), cmd.GetQuery(), parts)
 	} else {
 		res, err := s.execute(ctx, l, pr, [][]driver.NamedValue{nil})
 		if err != nil {
 			return nil, statusOf(err)
 		}
 		sc = res.schema()
-		handle = resultTicket(s.keepResult(res))
+		handles = [][]byte{resultTicket(s.keepResult(res))}
 	}
-	ticket, err := fsql.CreateStatementQueryTicket(handle)
-	if err != nil {
-		return nil, status.Error(codes.Internal, err.Error())
+	tickets := make([][]byte, len(handles))
+	for i, h := range handles {
+		if tickets[i], err = fsql.CreateStatementQueryTicket(h); err != nil {
+			return nil, status.Error(codes.Internal, err.Error())
+		}
 	}
-	return s.flightInfo(desc, sc, ticket), nil
+	return s.flightInfo(desc, sc, tickets...), nil
 }
 
 // GetSchemaStatement returns the schema of a query's rows without running
@@ -264,21 +276,21 @@ func (s *Server) streamStatement(ctx context.Context, ticket fsql.StatementQuery
 	if err != nil {
 		return nil, nil, err
 	}
-	return s.streamQuery(ctx, l, t.query, [][]driver.NamedValue{nil})
+	return s.streamQuery(ctx, l, t.query, [][]driver.NamedValue{nil}, t.part)
 }
 
 // streamQuery runs query once per argument row and streams the records
-// of every run, one schema for all; the lease is released when the
-// stream ends. Records go out as the scan produces them; when the client
+// of every run (of its part part, see engine.Split), one schema for all;
+// the lease is released when the stream ends. Records go out as the scan produces them; when the client
 // goes away (ctx ends) the scan stops. Log batches that need no decoding
 // go out as they are (see PassIPC), in the compressions the call accepts.
-func (s *Server) streamQuery(ctx context.Context, l lease, query string, runs [][]driver.NamedValue) (*arrow.Schema, <-chan chunk, error) {
+func (s *Server) streamQuery(ctx context.Context, l lease, query string, runs [][]driver.NamedValue, part engine.Split) (*arrow.Schema, <-chan chunk, error) {
 	opts, err := ipcOptions(ctx)
 	if err != nil {
 		l.release()
 		return nil, nil, err
 	}
-	first, err := l.s.QueryArrow(ctx, query, runs[0])
+	first, err := l.s.QueryArrowSplit(ctx, query, runs[0], part)
 	if err != nil {
 		l.release()
 		return nil, nil, statusOf(err)
@@ -295,7 +307,7 @@ func (s *Server) streamQuery(ctx context.Context, l lease, query string, runs []
 			if i++; !ok || i == len(runs) {
 				return
 			}
-			if rdr, err = l.s.QueryArrow(ctx, query, runs[i]); err != nil {
+			if rdr, err = l.s.QueryArrowSplit(ctx, query, runs[i], part); err != nil {
 				send(ctx, ch, chunk{err: statusOf(err)})
 				return
 			}
@@ -569,7 +581,7 @@ func (s *Server) streamPrepared(ctx context.Context, cmd fsql.PreparedStatementQ
 	if err != nil {
 		return nil, nil, err
 	}
-	return s.streamQuery(ctx, l, p.text, runs)
+	return s.streamQuery(ctx, l, p.text, runs, engine.Split{})
 }
 
 // DoPutPreparedStatementUpdate runs a prepared statement once per row of

@@ -3,6 +3,8 @@ package flightsql
 import (
 	"bytes"
 	"testing"
+
+	"github.com/gofluss/fluss/engine"
 )
 
 func TestTicketRoundTrip(t *testing.T) {
@@ -15,15 +17,18 @@ func TestTicketRoundTrip(t *testing.T) {
 		{nil, ""},
 	}
 	for _, tt := range tests {
-		got, err := parseTicket(queryTicket(tt.txID, tt.query))
-		if err != nil || got.result != "" || !bytes.Equal(got.txID, tt.txID) || got.query != tt.query {
-			t.Errorf("query ticket (%q, %q) = %+v, %v", tt.txID, tt.query, got, err)
+		for _, part := range []engine.Split{{}, {Index: 0, Of: 2}, {Index: 3, Of: 4}} {
+			got, err := parseTicket(queryTicket(tt.txID, tt.query, part))
+			if err != nil || got.result != "" || !bytes.Equal(got.txID, tt.txID) || got.query != tt.query || got.part != part {
+				t.Errorf("query ticket (%q, %q, %+v) = %+v, %v", tt.txID, tt.query, part, got, err)
+			}
 		}
 	}
 	if got, err := parseTicket(resultTicket("abc")); err != nil || got.result != "abc" {
 		t.Errorf("result ticket = %+v, %v", got, err)
 	}
-	for _, bad := range [][]byte{nil, {}, {ticketQuery}, {ticketQuery, 5, 'a'}, {ticketResult}, {'x', 0}} {
+	for _, bad := range [][]byte{nil, {}, {ticketQuery}, {ticketQuery, 5, 'a'}, {ticketResult}, {'x', 0},
+		{ticketPart, 0, 1, ticketQuery, 0}, {ticketPart, 2, 2, ticketQuery, 0}, {ticketPart, 0, 2}, {ticketPart, 0, 2, ticketResult, 'a'}} {
 		if _, err := parseTicket(bad); err == nil {
 			t.Errorf("parseTicket(%q) accepted", bad)
 		}
@@ -33,8 +38,9 @@ func TestTicketRoundTrip(t *testing.T) {
 // FuzzParseTicket: any bytes a client sends back as a ticket decode or
 // fail, never panic, and decoded query tickets encode back the same.
 func FuzzParseTicket(f *testing.F) {
-	f.Add(queryTicket(nil, "SELECT 1"))
-	f.Add(queryTicket([]byte("0123456789abcdef0123456789abcdef"), "SELECT * FROM t"))
+	f.Add(queryTicket(nil, "SELECT 1", engine.Split{}))
+	f.Add(queryTicket([]byte("0123456789abcdef0123456789abcdef"), "SELECT * FROM t", engine.Split{}))
+	f.Add(queryTicket(nil, "SELECT * FROM t", engine.Split{Index: 1, Of: 4}))
 	f.Add(resultTicket("0123456789abcdef"))
 	f.Add([]byte{ticketQuery, 200, 'x'})
 	f.Fuzz(func(t *testing.T, h []byte) {
@@ -42,7 +48,7 @@ func FuzzParseTicket(f *testing.F) {
 		if err != nil || tk.result != "" {
 			return
 		}
-		if again := queryTicket(tk.txID, tk.query); !bytes.Equal(again, h) {
+		if again := queryTicket(tk.txID, tk.query, tk.part); !bytes.Equal(again, h) {
 			t.Errorf("ticket %q decodes to %+v, which encodes to %q", h, tk, again)
 		}
 	})

@@ -1,0 +1,72 @@
+package flightsql_test
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gofluss/fluss/flightsql"
+	"github.com/gofluss/fluss/internal/clustertest"
+)
+
+// TestLogScanEndpoints checks that a log scan in no particular order comes
+// as several endpoints, each reading some buckets, that together hold
+// every row once, and that the queries whose order or size the client
+// fixes (ORDER BY, LIMIT, OFFSET, aggregates, a row cap) keep one
+// endpoint.
+func TestLogScanEndpoints(t *testing.T) {
+	addr, _ := startServer(t, func(c *flightsql.Config) { c.ScanEndpoints = 3 })
+	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
+	db := newDatabase(t, ctx, cl, "fsqls")
+	update(t, ctx, cl, "CREATE TABLE "+db+".ev (id INT NOT NULL, name STRING) WITH ('bucket.num' = '4')")
+	update(t, ctx, cl, "CREATE TABLE "+db+".one (id INT NOT NULL) WITH ('bucket.num' = '1')")
+	var rows []string
+	for i := range 40 {
+		rows = append(rows, fmt.Sprintf("(%d, 'n%d')", i, i))
+	}
+	update(t, ctx, cl, "INSERT INTO "+db+".ev VALUES "+strings.Join(rows, ", "))
+	update(t, ctx, cl, "INSERT INTO "+db+".one VALUES (1), (2)")
+	for _, tc := range []struct {
+		query     string
+		endpoints int
+		rows      int
+	}{
+		{"SELECT * FROM " + db + ".ev", 3, 40},
+		{"SELECT id FROM " + db + ".ev", 3, 40},
+		{"SELECT id FROM " + db + ".ev /*+ OPTIONS('fluss.client-filter'='true') */ WHERE id >= 0", 1, 40}, // fluss.scan.max-rows counts the whole result
+		{"SELECT * FROM " + db + ".one", 1, 2},
+		{"SELECT * FROM " + db + ".ev ORDER BY id", 1, 40},
+		{"SELECT * FROM " + db + ".ev LIMIT 5", 1, 5},
+		{"SELECT * FROM " + db + ".ev LIMIT 100 OFFSET 35", 1, 5},
+		{"SELECT COUNT(*) FROM " + db + ".ev", 1, 1},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			info, err := cl.Execute(ctx, tc.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(info.Endpoint) != tc.endpoints {
+				t.Errorf("%d endpoints, want %d", len(info.Endpoint), tc.endpoints)
+			}
+			tbl := fetch(t, ctx, cl, info)
+			if tbl.NumRows() != int64(tc.rows) {
+				t.Fatalf("%d rows, want %d", tbl.NumRows(), tc.rows)
+			}
+			if tc.rows == 40 {
+				var got []int
+				for _, id := range column(tbl, 0) {
+					n, _ := strconv.Atoi(id)
+					got = append(got, n)
+				}
+				slices.Sort(got)
+				for i, id := range got {
+					if id != i {
+						t.Fatalf("ids %v, want each of 0..39 once", got)
+					}
+				}
+			}
+		})
+	}
+}
