@@ -36,9 +36,11 @@ func TestJDBCClient(t *testing.T) {
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
 	db := newDatabase(t, ctx, cl, "jdbc")
 	update(t, ctx, cl, "CREATE TABLE "+db+".items (id BIGINT NOT NULL, name STRING, price DECIMAL(8, 2), PRIMARY KEY (id) NOT ENFORCED)")
-	// Uncompressed, so that its batches pass through to JDBC undecoded.
-	update(t, ctx, cl, "CREATE TABLE "+db+".logs (line STRING) WITH ('table.log.arrow.compression.type' = 'NONE')")
-	update(t, ctx, cl, "INSERT INTO "+db+".logs VALUES ('b'), ('a')")
+	// Uncompressed, so that its batches pass through to JDBC undecoded;
+	// in three buckets, so that its scan comes as three endpoints, which
+	// JDBC reads one after the other.
+	update(t, ctx, cl, "CREATE TABLE "+db+".logs (line STRING) WITH ('bucket.num' = '3', 'table.log.arrow.compression.type' = 'NONE')")
+	update(t, ctx, cl, "INSERT INTO "+db+".logs VALUES ('b'), ('a'), ('e'), ('c'), ('f'), ('d')")
 	update(t, ctx, cl, "INSERT INTO "+db+".items VALUES (1, 'pen', 1.50), (2, 'book', 12.00), (3, NULL, NULL)")
 
 	cfg, err := cluster.FromEnv()
@@ -62,7 +64,7 @@ func TestJDBCClient(t *testing.T) {
 		"row 1|pen|1.50",
 		"row 2|book|12.00",
 		"row 3|null|null",
-		"logs a,b",
+		"logs a,b,c,d,e,f",
 		"prepared book",
 		"refused without the password",
 	}, "\n")

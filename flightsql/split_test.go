@@ -1,11 +1,14 @@
 package flightsql_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/flight"
 
 	"github.com/gofluss/fluss/flightsql"
 	"github.com/gofluss/fluss/internal/clustertest"
@@ -28,22 +31,44 @@ func TestLogScanEndpoints(t *testing.T) {
 	}
 	update(t, ctx, cl, "INSERT INTO "+db+".ev VALUES "+strings.Join(rows, ", "))
 	update(t, ctx, cl, "INSERT INTO "+db+".one VALUES (1), (2)")
+	// How a client runs the query: ad hoc, prepared, in a transaction.
+	adhoc := func(q string) (*flight.FlightInfo, error) { return cl.Execute(ctx, q) }
+	prepared := func(q string) (*flight.FlightInfo, error) {
+		st, err := cl.Prepare(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { _ = st.Close(context.Background()) })
+		return st.Execute(ctx)
+	}
+	inTx := func(q string) (*flight.FlightInfo, error) {
+		tx, err := cl.BeginTransaction(ctx)
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { _ = tx.Rollback(context.Background()) })
+		return tx.Execute(ctx, q)
+	}
 	for _, tc := range []struct {
 		query     string
 		endpoints int
 		rows      int
+		run       func(string) (*flight.FlightInfo, error)
 	}{
-		{"SELECT * FROM " + db + ".ev", 3, 40},
-		{"SELECT id FROM " + db + ".ev", 3, 40},
-		{"SELECT id FROM " + db + ".ev /*+ OPTIONS('fluss.client-filter'='true') */ WHERE id >= 0", 1, 40}, // fluss.scan.max-rows counts the whole result
-		{"SELECT * FROM " + db + ".one", 1, 2},
-		{"SELECT * FROM " + db + ".ev ORDER BY id", 1, 40},
-		{"SELECT * FROM " + db + ".ev LIMIT 5", 1, 5},
-		{"SELECT * FROM " + db + ".ev LIMIT 100 OFFSET 35", 1, 5},
-		{"SELECT COUNT(*) FROM " + db + ".ev", 1, 1},
+		{"SELECT * FROM " + db + ".ev", 3, 40, adhoc},
+		{"SELECT * FROM " + db + ".ev", 3, 40, prepared},
+		// A transaction's session serves one stream at a time.
+		{"SELECT * FROM " + db + ".ev", 1, 40, inTx},
+		{"SELECT id FROM " + db + ".ev", 3, 40, adhoc},
+		{"SELECT id FROM " + db + ".ev /*+ OPTIONS('fluss.client-filter'='true') */ WHERE id >= 0", 1, 40, adhoc}, // fluss.scan.max-rows counts the whole result
+		{"SELECT * FROM " + db + ".one", 1, 2, adhoc},
+		{"SELECT * FROM " + db + ".ev ORDER BY id", 1, 40, adhoc},
+		{"SELECT * FROM " + db + ".ev LIMIT 5", 1, 5, adhoc},
+		{"SELECT * FROM " + db + ".ev LIMIT 100 OFFSET 35", 1, 5, adhoc},
+		{"SELECT COUNT(*) FROM " + db + ".ev", 1, 1, adhoc},
 	} {
-		t.Run(tc.query, func(t *testing.T) {
-			info, err := cl.Execute(ctx, tc.query)
+		t.Run(fmt.Sprintf("%s/%d", tc.query, tc.endpoints), func(t *testing.T) {
+			info, err := tc.run(tc.query)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,8 +10,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	fsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	pb "github.com/apache/arrow-go/v18/arrow/flight/gen/flight"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/gofluss/fluss/engine"
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
@@ -223,11 +226,12 @@ func (s *Server) GetFlightInfoStatement(ctx context.Context, cmd fsql.StatementQ
 	defer l.release()
 	var handles [][]byte
 	if sc != nil {
-		parts, err := pr.ScanParts(ctx, s.cfg.ScanEndpoints)
+		txID := cmd.GetTransactionId()
+		parts, err := s.scanParts(ctx, pr, len(txID) == 0)
 		if err != nil {
-			return nil, statusOf(err)
+			return nil, err
 		}
-		handles = partTickets(cmd.GetTransactionId(), cmd.GetQuery(), parts)
+		handles = partHandles(parts, func(sp engine.Split) []byte { return queryTicket(txID, cmd.GetQuery(), sp) })
 	} else {
 		res, err := s.execute(ctx, l, pr, [][]driver.NamedValue{nil})
 		if err != nil {
@@ -243,6 +247,20 @@ func (s *Server) GetFlightInfoStatement(ctx context.Context, cmd fsql.StatementQ
 		}
 	}
 	return s.flightInfo(desc, sc, tickets...), nil
+}
+
+// scanParts is how many endpoints the result of pr comes in: one, unless
+// it may be split (outside a transaction, whose session one stream holds
+// at a time) and engine.Prepared.ScanParts allows more.
+func (s *Server) scanParts(ctx context.Context, pr *engine.Prepared, may bool) (int, error) {
+	if !may {
+		return 1, nil
+	}
+	n, err := pr.ScanParts(ctx, s.cfg.ScanEndpoints)
+	if err != nil {
+		return 0, statusOf(err)
+	}
+	return n, nil
 }
 
 // GetSchemaStatement returns the schema of a query's rows without running
@@ -516,7 +534,11 @@ func (s *Server) GetFlightInfoPreparedStatement(ctx context.Context, cmd fsql.Pr
 		return nil, err
 	}
 	if p.query {
-		return s.flightInfo(desc, p.schema, desc.Cmd), nil
+		tickets, err := s.preparedTickets(ctx, p, cmd.GetPreparedStatementHandle())
+		if err != nil {
+			return nil, err
+		}
+		return s.flightInfo(desc, p.schema, tickets...), nil
 	}
 	res, err := s.runPrepared(ctx, p)
 	if err != nil {
@@ -529,6 +551,42 @@ func (s *Server) GetFlightInfoPreparedStatement(ctx context.Context, cmd fsql.Pr
 	p.done = res
 	p.mu.Unlock()
 	return s.flightInfo(desc, res.schema(), desc.Cmd), nil
+}
+
+// preparedTickets are the tickets of a prepared query's endpoints, one
+// per part it is read in (see scanParts): CommandPreparedStatementQuery
+// with the handle, prefixed with the part.
+func (s *Server) preparedTickets(ctx context.Context, p *prepared, handle []byte) ([][]byte, error) {
+	st, err := parseOne(p.text)
+	if err != nil {
+		return nil, statusOf(err)
+	}
+	l, err := p.lease()
+	if err != nil {
+		return nil, err
+	}
+	parts, err := s.scanParts(ctx, l.s.Prepare(st), p.tx == nil)
+	l.release()
+	if err != nil {
+		return nil, err
+	}
+	tickets := partHandles(parts, func(sp engine.Split) []byte { return withPart(sp, handle) })
+	for i, h := range tickets {
+		if tickets[i], err = preparedTicket(h); err != nil {
+			return nil, status.Error(codes.Internal, err.Error())
+		}
+	}
+	return tickets, nil
+}
+
+// preparedTicket is the ticket of a prepared query's handle, as clients
+// send it to DoGet.
+func preparedTicket(handle []byte) ([]byte, error) {
+	t, err := anypb.New(&pb.CommandPreparedStatementQuery{PreparedStatementHandle: handle})
+	if err != nil {
+		return nil, err
+	}
+	return proto.Marshal(t)
 }
 
 // runPrepared runs a prepared statement that is not a query.
@@ -562,9 +620,26 @@ func (s *Server) GetSchemaPreparedStatement(ctx context.Context, cmd fsql.Prepar
 // streamPrepared streams the rows of a prepared query, one run per bound
 // parameter row.
 func (s *Server) streamPrepared(ctx context.Context, cmd fsql.PreparedStatementQuery) (*arrow.Schema, <-chan chunk, error) {
-	p, err := s.preparedFor(ctx, cmd.GetPreparedStatementHandle())
+	part, handle, err := cutPart(cmd.GetPreparedStatementHandle())
+	if err != nil {
+		return nil, nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	p, err := s.preparedFor(ctx, handle)
 	if err != nil {
 		return nil, nil, err
+	}
+	if part.Of > 1 {
+		// Parts are read at once, each in a session of its own: the
+		// statement's lets one stream at a time.
+		if !p.query || p.tx != nil {
+			return nil, nil, status.Error(codes.InvalidArgument, errMalformedTicket.Error())
+		}
+		runs := p.runs()
+		l, err := s.session(ctx, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return s.streamQuery(ctx, l, p.text, runs, part)
 	}
 	if !p.query {
 		p.mu.Lock()

@@ -36,14 +36,11 @@ type ticket struct {
 }
 
 // queryTicket encodes a query ticket; txID is one the server issued, part
-// one engine.Prepared.ScanParts allowed (at most maxParts parts).
+// one engine.Prepared.ScanParts allowed (at most maxParts parts; only
+// outside a transaction, whose lease one stream holds at a time).
 func queryTicket(txID []byte, query string, part engine.Split) []byte {
 	txID = txID[:min(len(txID), maxTxID)]
-	var h []byte
-	if part.Of > 1 {
-		h = []byte{ticketPart, byte(part.Index), byte(part.Of)}
-	}
-	h = append(h, ticketQuery, byte(len(txID)))
+	h := withPart(part, []byte{ticketQuery, byte(len(txID))})
 	h = append(h, txID...)
 	return append(h, query...)
 }
@@ -59,16 +56,15 @@ func parseTicket(h []byte) (ticket, error) {
 	if len(h) >= 2 && h[0] == ticketResult {
 		return ticket{result: string(h[1:])}, nil
 	}
-	var part engine.Split
-	if len(h) >= 3 && h[0] == ticketPart {
-		part = engine.Split{Index: int(h[1]), Of: int(h[2])}
-		if part.Of < 2 || part.Index >= part.Of {
-			return ticket{}, errMalformedTicket
-		}
-		h = h[3:]
+	part, h, err := cutPart(h)
+	if err != nil {
+		return ticket{}, err
 	}
 	if len(h) >= 2 && h[0] == ticketQuery && len(h) >= 2+int(h[1]) {
 		n := int(h[1])
+		if n > 0 && part.Of > 1 {
+			return ticket{}, errMalformedTicket
+		}
 		return ticket{txID: h[2 : 2+n], query: string(h[2+n:]), part: part}, nil
 	}
 	return ticket{}, errMalformedTicket
@@ -76,15 +72,36 @@ func parseTicket(h []byte) (ticket, error) {
 
 var errMalformedTicket = errors.New("fluss flightsql: malformed statement ticket")
 
-// partTickets are the query tickets of the parts a query is read in, one
-// for all of it when it is read whole (parts 1).
-func partTickets(txID []byte, query string, parts int) [][]byte {
+// withPart prefixes h, a query ticket or a prepared statement's handle,
+// with the part of the result it reads, unless that is all of it.
+func withPart(part engine.Split, h []byte) []byte {
+	if part.Of <= 1 {
+		return h
+	}
+	return append([]byte{ticketPart, byte(part.Index), byte(part.Of)}, h...)
+}
+
+// cutPart splits what withPart made into the part and h.
+func cutPart(h []byte) (engine.Split, []byte, error) {
+	if len(h) == 0 || h[0] != ticketPart {
+		return engine.Split{}, h, nil
+	}
+	if len(h) < 3 || h[2] < 2 || h[1] >= h[2] {
+		return engine.Split{}, nil, errMalformedTicket
+	}
+	return engine.Split{Index: int(h[1]), Of: int(h[2])}, h[3:], nil
+}
+
+// partHandles are h (a query ticket or prepared statement handle, made
+// by handle for a part) for each of the parts a query is read in: one,
+// all of it, when parts is 1.
+func partHandles(parts int, handle func(engine.Split) []byte) [][]byte {
 	if parts <= 1 {
-		return [][]byte{queryTicket(txID, query, engine.Split{})}
+		return [][]byte{handle(engine.Split{})}
 	}
 	out := make([][]byte, parts)
 	for i := range out {
-		out[i] = queryTicket(txID, query, engine.Split{Index: i, Of: parts})
+		out[i] = handle(engine.Split{Index: i, Of: parts})
 	}
 	return out
 }

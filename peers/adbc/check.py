@@ -25,13 +25,14 @@ import pyarrow as pa
 IPC_COMPRESSION = {"adbc.flight.sql.rpc.call_header.x-fluss-ipc-compression": "zstd"}
 
 
-def connect(uri, user, password, **options):
-    return flight_sql.connect(uri, db_kwargs={"username": user, "password": password, **options})
+def connect(uri, user, password, autocommit=False, **options):
+    return flight_sql.connect(uri, db_kwargs={"username": user, "password": password, **options}, autocommit=autocommit)
 
 
 def check_passthrough(uri, user, password, db):
     """Reads a ZSTD log table (the default compression) whole and with
-    columns in table order, asking for its batches undecoded, and compares
+    columns in table order, asking for its batches undecoded, and outside
+    a transaction by the partitions (endpoints) of its scan, and compares
     with what was written."""
     n = 5000
     table = pa.table(
@@ -54,6 +55,20 @@ def check_passthrough(uri, user, password, db):
             want = table.select(cols)
             assert got.schema == want.schema, (got.schema, want.schema)
             assert got.equals(want), "rows read through the pass-through differ"
+        # Outside a transaction the scan comes as one endpoint per bucket
+        # (ADBC reads them at once); each read alone holds its buckets'
+        # rows, together all.
+        with connect(uri, user, password, autocommit=True, **IPC_COMPRESSION) as auto, auto.cursor() as acur:
+            acur.execute(f"SELECT * FROM {db}.scan")
+            assert acur.fetch_arrow_table().sort_by("id").equals(table), "rows read from several endpoints differ"
+            parts, _ = acur.adbc_execute_partitions(f"SELECT * FROM {db}.scan")
+            assert len(parts) == 3, len(parts)
+            pieces = []
+            for part in parts:
+                acur.adbc_read_partition(part)
+                pieces.append(acur.fetch_arrow_table())
+        assert all(p.num_rows > 0 for p in pieces), [p.num_rows for p in pieces]
+        assert pa.concat_tables(pieces).sort_by("id").equals(table), "the partitions do not hold every row once"
         cur.execute(f"DROP TABLE {db}.scan")
     return n
 
