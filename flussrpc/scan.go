@@ -147,9 +147,16 @@ type scanBucket struct {
 	pos   int64 // next offset to read, or EarliestOffset
 	end   int64 // bounded scans: stop here; -1 unbounded
 	epoch uint64
-	// busy is set while a fetch for the bucket is in flight or its answer
-	// waits in the buffer: a bucket is fetched again only once drained.
-	busy    bool
+	// fetchPos is where the next fetch of the bucket starts: the end of
+	// the last answer received, which may still wait in the buffer, so
+	// that the next fetch is on the wire while Poll decodes the last one.
+	fetchPos int64
+	inFlight bool // a fetch of the bucket is pending
+	queued   int  // answers of the bucket (data or error) in the buffer
+	// stalled stops fetching until the buffer holds nothing of the bucket
+	// and fetchPos is moved back to pos: the last answer ended inside a
+	// batch, failed, or was not read from where the consumer stands.
+	stalled bool
 	done    bool
 	backoff time.Time
 	retry   int // consecutive retriable failures
@@ -162,8 +169,9 @@ type scanBucket struct {
 // LogScanner reads the log of a table (its changelog, for primary-key
 // tables) bucket by bucket. Subscribe to buckets, then call Poll (or
 // PollArrow) repeatedly. Fetches run in the background: one request in
-// flight per tablet server at a time, sent before Poll returns so that
-// the network overlaps with processing. A LogScanner is safe for
+// flight per tablet server at a time, the next one sent as soon as an
+// answer with data arrived (while the buffer holds less than
+// MaxBufferedBytes), so that the network overlaps with decoding. A LogScanner is safe for
 // concurrent use, but records of one bucket are only in order within one
 // goroutine's sequence of Poll calls. Close it when done.
 type LogScanner struct {
@@ -283,7 +291,7 @@ func (s *LogScanner) subscribe(ctx context.Context, partition string, bucket int
 		return ErrScannerClosed
 	}
 	s.nextEpoch++
-	b := &scanBucket{id: id, path: path, pos: pos, end: end, epoch: s.nextEpoch}
+	b := &scanBucket{id: id, path: path, pos: pos, fetchPos: pos, end: end, epoch: s.nextEpoch}
 	b.done = end >= 0 && pos >= end
 	s.buckets[id] = b
 	s.signal()
@@ -391,8 +399,10 @@ func (s *LogScanner) signal() {
 	}
 }
 
-// Poll returns the records fetched so far, waiting up to maxWait for some
-// to arrive (not at all when maxWait <= 0). It returns an empty slice and
+// Poll returns the records of the oldest buffered fetch answer that has
+// any (one bucket's answer, of about MaxBucketFetchBytes of log data, so
+// that the records a caller holds at a time stay bounded), waiting up to
+// maxWait for one to arrive (not at all when maxWait <= 0). It returns an empty slice and
 // no error when none came in time, io.EOF once a bounded scan is done, and
 // ctx's error promptly when ctx ends. Records of a bucket come in offset
 // order; buckets interleave. When decoding a bucket's data fails, the
@@ -466,7 +476,8 @@ type readWindow struct {
 // output and the offset to continue from.
 type takeFunc func(c *completedFetch, cur readWindow) (got bool, next int64, err error)
 
-// drain hands the buffered fetches to take, in arrival order.
+// drain hands the buffered fetches to take, in arrival order, until one
+// produced output.
 func (s *LogScanner) drain(take takeFunc) (bool, error) {
 	got := false
 	for {
@@ -483,22 +494,23 @@ func (s *LogScanner) drain(take takeFunc) (bool, error) {
 		}
 		s.mu.Unlock()
 		if !live {
-			s.fetch.release(c, b)
+			s.fetch.release(c, b, false)
 			continue
 		}
 		if c.err != nil {
-			s.fetch.release(c, b)
+			s.fetch.release(c, b, false)
 			return got, fmt.Errorf("flussrpc: scanning bucket %d of %s: %w", c.id.bucket, b.path, c.err)
 		}
 		ok, next, err := take(c, cur)
+		consumed := err == nil
 		if errors.Is(err, errTruncatedBatch) {
 			err = s.growFetch(b, len(c.records))
 		} else if err == nil {
 			s.advance(b, next)
 		}
-		s.fetch.release(c, b)
+		s.fetch.release(c, b, consumed)
 		got = got || ok
-		if err != nil {
+		if got || err != nil {
 			return got, err
 		}
 	}
