@@ -34,6 +34,7 @@ type completedFetch struct {
 	line        codec.ServerLine
 	hw          int64
 	err         error
+	prep        *preparedFetch // nil: none started
 }
 
 // fetchEntry is one bucket of a fetch request.
@@ -63,7 +64,17 @@ func newFetcher(s *LogScanner) *fetcher {
 	return &fetcher{s: s, pendingNodes: make(map[int32]bool), lines: make(map[int32]codec.ServerLine)}
 }
 
-func (f *fetcher) close() { f.wg.Wait() }
+// close waits for the fetch goroutines and frees what is still buffered.
+func (f *fetcher) close() {
+	f.wg.Wait()
+	f.mu.Lock()
+	buf := f.buffer
+	f.buffer = nil
+	f.mu.Unlock()
+	for _, c := range buf {
+		c.prep.release()
+	}
+}
 
 // next pops the oldest buffered answer, or nil.
 func (f *fetcher) next() *completedFetch {
@@ -89,8 +100,13 @@ func (f *fetcher) bufferedCount() int {
 // did not move to the end of the answer (stale, failed or truncated): the
 // bucket then stops fetching until it can restart from its position.
 func (f *fetcher) release(c *completedFetch, b *scanBucket, consumed bool) {
+	c.prep.release()
+	n := len(c.records)
+	if c.prep != nil {
+		n += c.prep.decoded
+	}
 	f.mu.Lock()
-	f.bufferedBytes -= len(c.records)
+	f.bufferedBytes -= n
 	f.mu.Unlock()
 	if b == nil {
 		return
@@ -379,17 +395,23 @@ func (f *fetcher) handle(e fetchEntry, br *pb.PbFetchLogRespForBucket, line code
 	s.mu.Lock()
 	b := s.buckets[e.id]
 	live := b != nil && b.epoch == e.epoch
+	end := int64(-1)
 	if live && c.err != nil {
 		b.inFlight, b.stalled = false, true
 		b.queued++
 	} else if live {
 		b.received(c.records, line)
+		end = b.end
 	}
 	s.mu.Unlock()
-	if live {
-		f.push(c)
+	if !live {
+		return false
 	}
-	return live
+	if c.err == nil {
+		f.prepare(c, e.fetchOffset, end)
+	}
+	f.push(c)
+	return true
 }
 
 // idle marks a bucket fetchable again after an answer without data.
