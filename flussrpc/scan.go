@@ -236,7 +236,7 @@ func (s *LogScanner) Subscribe(ctx context.Context, bucket int32, start ScanStar
 	if s.t.info.Descriptor.IsPartitioned() {
 		return fmt.Errorf("flussrpc: %s is partitioned; use SubscribePartition", s.t.info.Path)
 	}
-	return s.subscribe(ctx, "", bucket, start)
+	return s.subscribe(ctx, "", []int32{bucket}, start)
 }
 
 // SubscribePartition starts reading a bucket of one partition (by its
@@ -248,7 +248,7 @@ func (s *LogScanner) SubscribePartition(ctx context.Context, partition string, b
 	if partition == "" {
 		return errors.New("flussrpc: SubscribePartition needs a partition name")
 	}
-	return s.subscribe(ctx, partition, bucket, start)
+	return s.subscribe(ctx, partition, []int32{bucket}, start)
 }
 
 // SubscribeAll subscribes every bucket of the table or, for a partitioned
@@ -265,87 +265,109 @@ func (s *LogScanner) SubscribeAll(ctx context.Context, start ScanStart) error {
 			parts = append(parts, p.Name())
 		}
 	}
+	buckets := make([]int32, s.t.info.NumBuckets())
+	for b := range buckets {
+		buckets[b] = int32(b)
+	}
 	for _, p := range parts {
-		for b := 0; b < s.t.info.NumBuckets(); b++ {
-			if err := s.subscribe(ctx, p, int32(b), start); err != nil {
-				return err
-			}
+		if err := s.subscribe(ctx, p, buckets, start); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func (s *LogScanner) subscribe(ctx context.Context, partition string, bucket int32, start ScanStart) error {
-	if bucket < 0 || int(bucket) >= s.t.info.NumBuckets() {
-		return fmt.Errorf("flussrpc: bucket %d out of range for %s (%d buckets)", bucket, s.t.info.Path, s.t.info.NumBuckets())
+// subscribe subscribes buckets of one partition ("" if none) at start,
+// resolving the positions of all of them together.
+func (s *LogScanner) subscribe(ctx context.Context, partition string, buckets []int32, start ScanStart) error {
+	for _, bucket := range buckets {
+		if bucket < 0 || int(bucket) >= s.t.info.NumBuckets() {
+			return fmt.Errorf("flussrpc: bucket %d out of range for %s (%d buckets)", bucket, s.t.info.Path, s.t.info.NumBuckets())
+		}
 	}
 	path := PhysicalPath{TablePath: s.t.info.Path, Partition: partition}
-	pos, end, err := s.resolveStart(ctx, path, bucket, start)
+	pos, end, err := s.resolveStart(ctx, path, buckets, start)
 	if err != nil {
 		return err
 	}
-	id := bucketKey{partition, bucket}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return ErrScannerClosed
 	}
-	s.nextEpoch++
-	b := &scanBucket{id: id, path: path, pos: pos, fetchPos: pos, end: end, epoch: s.nextEpoch}
-	b.done = end >= 0 && pos >= end
-	s.buckets[id] = b
+	for i, bucket := range buckets {
+		id := bucketKey{partition, bucket}
+		s.nextEpoch++
+		b := &scanBucket{id: id, path: path, pos: pos[i], fetchPos: pos[i], end: end[i], epoch: s.nextEpoch}
+		b.done = end[i] >= 0 && pos[i] >= end[i]
+		s.buckets[id] = b
+	}
 	s.signal()
 	return nil
 }
 
-// resolveStart turns a start position into a fetch offset, and for
-// bounded scans also takes the bucket's current end.
-func (s *LogScanner) resolveStart(ctx context.Context, path PhysicalPath, bucket int32, start ScanStart) (pos, end int64, err error) {
-	end = -1
-	list := func(spec OffsetSpec) (int64, error) {
-		m, err := s.t.c.Admin().ListOffsets(ctx, path.TablePath, path.Partition, []int32{bucket}, spec)
+// resolveStart turns a start position into fetch offsets of buckets, and
+// for bounded scans also takes the buckets' current ends: one ListOffsets
+// request per kind of offset for all of them.
+func (s *LogScanner) resolveStart(ctx context.Context, path PhysicalPath, buckets []int32, start ScanStart) (pos, end []int64, err error) {
+	list := func(spec OffsetSpec) ([]int64, error) {
+		m, err := s.t.c.Admin().ListOffsets(ctx, path.TablePath, path.Partition, buckets, spec)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		off, ok := m[bucket]
-		if !ok {
-			return 0, fmt.Errorf("flussrpc: no %s offset reported for bucket %d of %s", spec, bucket, path)
+		out := make([]int64, len(buckets))
+		for i, b := range buckets {
+			off, ok := m[b]
+			if !ok {
+				return nil, fmt.Errorf("flussrpc: no %s offset reported for bucket %d of %s", spec, b, path)
+			}
+			out[i] = off
 		}
-		return off, nil
+		return out, nil
 	}
+	fill := func(v int64) []int64 {
+		out := make([]int64, len(buckets))
+		for i := range out {
+			out[i] = v
+		}
+		return out
+	}
+	end = fill(-1)
 	if s.opts.Bounded {
 		if end, err = list(OffsetLatest()); err != nil {
-			return 0, 0, err
+			return nil, nil, err
 		}
 		if s.opts.Stop.atTime {
 			at, err := list(OffsetAtTimestamp(s.opts.Stop.ms))
 			if err != nil {
-				return 0, 0, err
+				return nil, nil, err
 			}
-			if at >= 0 && at < end {
-				end = at
+			for i := range end {
+				if at[i] >= 0 && at[i] < end[i] {
+					end[i] = at[i]
+				}
 			}
 		}
 	}
 	switch start.kind {
 	case startEarliest:
 		if !s.opts.Bounded {
-			return EarliestOffset, end, nil
+			return fill(EarliestOffset), end, nil
 		}
 		// A bounded scan needs a concrete start to know it is at the end.
 		pos, err = list(OffsetEarliest())
 	case startLatest:
 		if s.opts.Bounded {
-			return end, end, nil
+			return slices.Clone(end), end, nil
 		}
 		pos, err = list(OffsetLatest())
 	case startTimestamp:
 		pos, err = list(OffsetAtTimestamp(start.value))
 	default:
 		if start.value < 0 {
-			return 0, 0, fmt.Errorf("flussrpc: negative start offset %d", start.value)
+			return nil, nil, fmt.Errorf("flussrpc: negative start offset %d", start.value)
 		}
-		pos = start.value
+		pos = fill(start.value)
 	}
 	return pos, end, err
 }
