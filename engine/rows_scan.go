@@ -147,9 +147,15 @@ type pipelineState struct {
 // done reports whether LIMIT is reached (no more rows are wanted).
 func (s *pipelineState) done() bool { return s.pl.limit >= 0 && s.emitted >= s.pl.limit }
 
-// apply filters, skips, limits and projects one chunk.
+// apply filters, skips, limits and projects one chunk. A pipeline that
+// changes nothing hands the chunk on as it is.
 func (s *pipelineState) apply(in [][]any) ([][]any, error) {
 	pl := &s.pl
+	if pl.projectsOnly() && pl.proj == nil {
+		s.passed += int64(len(in))
+		s.emitted += int64(len(in))
+		return in, nil
+	}
 	out := make([][]any, 0, len(in))
 	for _, row := range in {
 		if s.done() {
