@@ -178,7 +178,7 @@ bench:
 ## local cluster, each workload in its own process, plus the server ceiling;
 ## prints a table and writes it under bench/results/. Not part of make test.
 ## A quick run: make bench-peers ROWS=100000 ROUNDS=1 (LOOKUP_TIME: per lookup run;
-## ONLY: a regular expression picking workloads, e.g. ONLY=scan)
+## ONLY: a regular expression of the workload groups to run, e.g. ONLY='to Arrow')
 ROWS        ?= 1000000
 ROUNDS      ?= 3
 LOOKUP_TIME ?= 5s

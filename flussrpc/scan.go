@@ -431,6 +431,7 @@ func (s *LogScanner) signal() {
 // records decoded before are returned together with the error; the bucket
 // is fetched again (and fails again) on the next Poll unless unsubscribed.
 func (s *LogScanner) Poll(ctx context.Context, maxWait time.Duration) ([]ScanRecord, error) {
+	s.dec.decodeAhead.Store(true)
 	var out []ScanRecord
 	err := s.poll(ctx, maxWait, func(c *completedFetch, cur readWindow) (bool, int64, error) {
 		n := len(out)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
@@ -93,6 +94,9 @@ type scanDecoders struct {
 	logRd *evolveReaders     // row formats
 	arrow *arrowScanDecoders // ARROW
 	noCRC bool
+	// decodeAhead lets prepare decode ARROW batches; PollArrowIPC clears
+	// it (its batches mostly pass undecoded), Poll and PollArrow set it.
+	decodeAhead atomic.Bool
 }
 
 // rowsFunc appends the records of buffered fetch c inside cur to out.
@@ -100,6 +104,7 @@ type rowsFunc func(ctx context.Context, out []ScanRecord, c *completedFetch, cur
 
 func newScanDecoders(t *Table, proj projection, noCRC bool) (*scanDecoders, error) {
 	d := &scanDecoders{t: t, proj: proj, noCRC: noCRC}
+	d.decodeAhead.Store(true)
 	if rf, ok := proj.format.RowFormat(); ok {
 		d.logRd = newEvolveReaders(t, rf)
 	} else {

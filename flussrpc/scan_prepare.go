@@ -108,7 +108,7 @@ func (d *scanDecoders) prepare(ctx context.Context, p *preparedFetch, c *complet
 			}
 			pb.crcOK = true
 		}
-		if d.arrow == nil {
+		if d.arrow == nil || !d.decodeAhead.Load() {
 			continue
 		}
 		rd, err := d.arrow.decoder(ctx, h.SchemaID, d.arrow.proj.pushdown && !c.remote)
