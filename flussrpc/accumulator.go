@@ -230,10 +230,11 @@ func (e *accumulator) closeOpenLocked(bs *writeBucket) {
 	bs.open = nil
 }
 
-// appendLocked adds one record to the bucket's open batch through add,
-// closing a full batch first. newBuilder makes the builder of a new batch.
-// It returns the batch holding the record. e.mu must be held.
-func (e *accumulator) appendLocked(bs *writeBucket, newBuilder func() (batchBuilder, error), add func(batchBuilder) error) (*writeBatch, error) {
+// appendLocked adds n records to the bucket's open batch through add
+// (one row, or the rows of an Arrow record), closing a full batch first.
+// newBuilder makes the builder of a new batch. It returns the batch
+// holding the records. e.mu must be held.
+func (e *accumulator) appendLocked(bs *writeBucket, n int, newBuilder func() (batchBuilder, error), add func(batchBuilder) error) (*writeBatch, error) {
 	if e.fullLocked(bs) {
 		e.closeOpenLocked(bs)
 		e.signal()
@@ -258,25 +259,13 @@ func (e *accumulator) appendLocked(bs *writeBucket, newBuilder func() (batchBuil
 		}
 		return nil, err
 	}
-	b.records++
+	b.records += n
 	e.chargeLocked(b)
 	if e.fullLocked(bs) {
 		e.closeOpenLocked(bs)
 		e.signal()
 	}
 	return b, nil
-}
-
-// addBatchLocked queues a batch that was built whole (AppendArrow).
-func (e *accumulator) addBatchLocked(bs *writeBucket, bld batchBuilder, records int) *writeBatch {
-	e.closeOpenLocked(bs)
-	e.batches++
-	b := &writeBatch{bs: bs, order: e.batches, created: time.Now(), builder: bld, records: records, seq: -1, done: make(chan struct{}), baseOffset: -1}
-	e.incomplete[b] = struct{}{}
-	e.chargeLocked(b)
-	bs.queue = append(bs.queue, b)
-	e.signal()
-	return b
 }
 
 // chargeLocked charges the growth of a batch to the buffer memory.

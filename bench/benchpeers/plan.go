@@ -43,7 +43,7 @@ const (
 type bcase struct {
 	group  string // the workload, as the table names it
 	peers  string // the group whose peers and ceiling this one is compared with
-	mode   string // append, upsert, lookup, scan-arrow, scan-adbc, scan-rows, scan-sql
+	mode   string // append, upsert, lookup, scan-arrow, scan-adbc(-decoded), scan-rows, scan-sql
 	lang   string
 	client string // for Go: native, arrow, sql, prepared, ceiling
 	label  string
@@ -91,7 +91,8 @@ func cases(o options) []bcase {
 	}
 	add(arrowG, "", "scan-arrow", langGo, "native", "ours, PollArrow", 1)
 	add(arrowG, "", "scan-arrow", langPython, "", "pyfluss, to_arrow", 1)
-	add(arrowG, "", "scan-adbc", langPython, "", "Python ADBC via our Flight SQL server", 1)
+	add(arrowG, "", "scan-adbc", langPython, "", "Python ADBC via our Flight SQL server, zstd batches passed through", 1)
+	add(arrowG, "", "scan-adbc-decoded", langPython, "", "Python ADBC via our Flight SQL server, batches decoded by it", 1)
 	add(rowsG, "", "scan-rows", langGo, "native", "ours, Poll", 1)
 	add(rowsG, "", "scan-rows", langJava, "", "Java client, poll loop", 1)
 	add("bounded scan "+n+" rows through database/sql", rowsG, "scan-sql", langGo, "sql", "ours, database/sql Rows", 1)
@@ -131,7 +132,7 @@ func orchestrate(ctx context.Context, o options) error {
 		return err
 	}
 	defer c.Close()
-	if slices.ContainsFunc(cs, func(bc bcase) bool { return bc.mode == "scan-adbc" }) {
+	if slices.ContainsFunc(cs, func(bc bcase) bool { return readsFlightSQL(bc.mode) }) {
 		stop, err := o.startFlightSQL()
 		if err != nil {
 			return err
@@ -244,7 +245,7 @@ func newRound(ctx context.Context, c *flussrpc.Client, o options, round int, cs 
 			return nil, fmt.Errorf("filling the lookup table: %w", err)
 		}
 	}
-	if need["scan-arrow"] || need["scan-adbc"] || need["scan-rows"] || need["scan-sql"] {
+	if need["scan-arrow"] || need["scan-adbc"] || need["scan-adbc-decoded"] || need["scan-rows"] || need["scan-sql"] {
 		rd.scan = "scan"
 		if err := fill(rd.scan, false); err != nil {
 			rd.drop()
@@ -325,7 +326,7 @@ func execCase(ctx context.Context, o options, self string, bc bcase, db, table s
 		// Arrow in the Java client needs java.nio opened to it.
 		cmd = exec.CommandContext(ctx, "java", append([]string{"--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", o.javaCP, "io.github.gofluss.bench.Bench"}, args...)...)
 	case langPython:
-		if bc.mode == "scan-adbc" {
+		if readsFlightSQL(bc.mode) {
 			args[1] = o.flightURI
 		}
 		cmd = exec.CommandContext(ctx, o.python, append([]string{"bench/pyfluss_bench.py"}, args...)...)
@@ -361,4 +362,10 @@ func loadAverage() string {
 		return "unknown"
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// readsFlightSQL reports whether a mode reads through the Flight SQL
+// server (the ADBC scans, with and without pass-through).
+func readsFlightSQL(mode string) bool {
+	return mode == "scan-adbc" || mode == "scan-adbc-decoded"
 }
