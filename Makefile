@@ -177,16 +177,18 @@ bench:
 ## bench-peers: this client, the Java client and pyfluss side by side on the
 ## local cluster, each workload in its own process, plus the server ceiling;
 ## prints a table and writes it under bench/results/. Not part of make test.
-## A quick run: make bench-peers ROWS=100000 ROUNDS=1 (LOOKUP_TIME: per lookup run)
+## A quick run: make bench-peers ROWS=100000 ROUNDS=1 (LOOKUP_TIME: per lookup run;
+## ONLY: a regular expression of the workload groups to run, e.g. ONLY='to Arrow')
 ROWS        ?= 1000000
 ROUNDS      ?= 3
 LOOKUP_TIME ?= 5s
+ONLY        ?=
 BENCH_JAVA    = bench/java
 BENCH_JAVA_CP = $(BENCH_JAVA)/target/bench.classpath
 
 bench-peers: peers $(BENCH_JAVA_CP)
 	@FLUSS_SASL=1 $(CLUSTER) up
-	$(INTEGRATION) $(GO) run ./bench/benchpeers -rows $(ROWS) -rounds $(ROUNDS) -lookup-time $(LOOKUP_TIME) \
+	$(INTEGRATION) $(GO) run ./bench/benchpeers -rows $(ROWS) -rounds $(ROUNDS) -lookup-time $(LOOKUP_TIME) -only '$(ONLY)' \
 	  -python $(CURDIR)/$(PEER_PY) -java "$(CURDIR)/$(BENCH_JAVA)/target/classes:$$(cat $(BENCH_JAVA_CP))"
 
 $(BENCH_JAVA_CP): $(BENCH_JAVA)/pom.xml $(wildcard $(BENCH_JAVA)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go

@@ -15,8 +15,10 @@ and scan-arrow). Row i is (i, "name-<i>", i * 0.5), as in every peer.
   scan-arrow  LogScanner.to_arrow of every bucket from the earliest offset
   scan-adbc   not pyfluss: the same table read whole as Arrow by Python's
               ADBC Flight SQL driver (SELECT * and fetch_arrow_table)
-              through the project's Flight SQL server; BOOTSTRAP is then
-              the server's URI (grpc://host:port)
+              through the project's Flight SQL server, asking for the
+              batches undecoded (x-fluss-ipc-compression: zstd); BOOTSTRAP
+              is then the server's URI (grpc://host:port)
+  scan-adbc-decoded  scan-adbc without asking: the server decodes
 
 Writes are timed from the first write to the return of flush() (every row
 acknowledged). Prints one JSON line: ops, seconds, p50_ms/p99_ms (lookups)
@@ -116,10 +118,13 @@ async def scan_arrow(tbl, rows):
     return {"ops": t.num_rows, "seconds": time.perf_counter() - start}
 
 
-def scan_adbc(uri, db, table, rows):
+def scan_adbc(uri, db, table, rows, passthrough):
     import adbc_driver_flightsql.dbapi as flight_sql
 
-    with flight_sql.connect(uri, autocommit=True) as conn, conn.cursor() as cur:
+    # With passthrough, ask for the ZSTD log batches as Fluss stored them:
+    # the driver decompresses them itself.
+    header = {"adbc.flight.sql.rpc.call_header.x-fluss-ipc-compression": "zstd"} if passthrough else {}
+    with flight_sql.connect(uri, db_kwargs=header, autocommit=True) as conn, conn.cursor() as cur:
         start = time.perf_counter()
         cur.execute("SELECT * FROM %s.%s" % (db, table))
         t = cur.fetch_arrow_table()
@@ -134,8 +139,8 @@ async def main():
         sys.exit(__doc__)
     mode, bootstrap, db, table = sys.argv[1:5]
     rows, conc, seconds = int(sys.argv[5]), int(sys.argv[6]), float(sys.argv[7])
-    if mode == "scan-adbc":
-        out = scan_adbc(bootstrap, db, table, rows)
+    if mode in ("scan-adbc", "scan-adbc-decoded"):
+        out = scan_adbc(bootstrap, db, table, rows, mode == "scan-adbc")
         out["vmhwm_kib"] = vmhwm_kib()
         print(json.dumps(out))
         return

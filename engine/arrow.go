@@ -162,6 +162,7 @@ type ArrowReader struct {
 	bld    *arrowipc.RowBuilder
 	schema *arrow.Schema
 	cur    arrow.RecordBatch
+	ipc    *arrowipc.Message // instead of cur, see PassIPC
 	err    error
 	eof    bool
 	// direct is set when the source's Arrow batches are the result.
@@ -175,6 +176,8 @@ type directArrow struct {
 	// proj is the batch column of each result column; nil: the same.
 	proj  []int
 	queue []flussrpc.ArrowScanBatch
+	// ipc, set by PassIPC, polls with PollArrowIPC.
+	ipc *flussrpc.ArrowIPCOptions
 }
 
 var _ array.RecordReader = (*ArrowReader)(nil)
@@ -252,13 +255,43 @@ func newArrowReader(ctx context.Context, out []planner.Column, src scanSource, p
 // Schema returns the Arrow schema of the records.
 func (r *ArrowReader) Schema() *arrow.Schema { return r.schema }
 
-// Next advances to the next record; false at the end or on error (Err).
-// The previous record is released.
+// PassIPC lets Next stop at log batches handed out as their own Arrow IPC
+// RecordBatch message (see flussrpc.LogScanner.PollArrowIPC, which opts
+// configures): IPC then returns the message, to be read with Schema, and
+// RecordBatch returns nil. It reports whether the plan allows it: a log
+// scan whose batches are the result as they are (every column or columns
+// in table order, no filter, no window, no LIMIT). Call it before the
+// first Next.
+func (r *ArrowReader) PassIPC(opts flussrpc.ArrowIPCOptions) bool {
+	d := r.direct
+	if d == nil || d.proj != nil {
+		return false
+	}
+	sc, err := d.src.sc.ArrowSchema()
+	if err != nil || sc.NumFields() != r.schema.NumFields() {
+		return false
+	}
+	for i := range sc.NumFields() {
+		if !arrow.TypeEqual(sc.Field(i).Type, r.schema.Field(i).Type) {
+			return false
+		}
+	}
+	d.ipc = &opts
+	return true
+}
+
+// IPC returns the current log batch's Arrow IPC message when Next stopped
+// at one (see PassIPC), else nil. It stays valid after Next.
+func (r *ArrowReader) IPC() *arrowipc.Message { return r.ipc }
+
+// Next advances to the next record (or log batch message, see PassIPC);
+// false at the end or on error (Err). The previous record is released.
 func (r *ArrowReader) Next() bool {
 	if r.cur != nil {
 		r.cur.Release()
 		r.cur = nil
 	}
+	r.ipc = nil
 	if r.err != nil {
 		return false
 	}
@@ -305,7 +338,13 @@ func (r *ArrowReader) nextDirect() bool {
 		if r.eof {
 			return false
 		}
-		bs, err := d.src.sc.PollArrow(r.ctx, d.src.wait)
+		var bs []flussrpc.ArrowScanBatch
+		var err error
+		if d.ipc != nil {
+			bs, err = d.src.sc.PollArrowIPC(r.ctx, d.src.wait, *d.ipc)
+		} else {
+			bs, err = d.src.sc.PollArrow(r.ctx, d.src.wait)
+		}
 		d.queue = append(d.queue, bs...)
 		if errors.Is(err, io.EOF) {
 			r.eof = true
@@ -317,6 +356,10 @@ func (r *ArrowReader) nextDirect() bool {
 	b := d.queue[0]
 	d.queue[0] = flussrpc.ArrowScanBatch{}
 	d.queue = d.queue[1:]
+	if b.IPC != nil {
+		r.ipc = b.IPC
+		return true
+	}
 	defer b.Record.Release()
 	r.cur, r.err = reshapeRecord(r.schema, b.Record, d.proj)
 	return r.err == nil
@@ -367,7 +410,9 @@ func (r *ArrowReader) Release() {
 	}
 	if r.direct != nil {
 		for _, b := range r.direct.queue {
-			b.Record.Release()
+			if b.Record != nil {
+				b.Record.Release()
+			}
 		}
 		r.direct.queue = nil
 	}

@@ -50,7 +50,7 @@ func (c *Session) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][
 	if err != nil {
 		return nil, err
 	}
-	filter, err := compileFilter(p.Residual, schemaNames(h), b)
+	filter, err := residualFilter(h, p.Residual, b)
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +59,16 @@ func (c *Session) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][
 		return nil, err
 	}
 	return c.finishLookup(found, filter, p.Projection, p.Limit, p.Offset, b)
+}
+
+// residualFilter compiles the predicates a lookup checks on the rows it
+// found; most lookups have none, and then the table's column names are
+// not even listed.
+func residualFilter(h *tableHandle, preds []planner.Predicate, b *binder) (*rowFilter, error) {
+	if len(preds) == 0 {
+		return nil, nil
+	}
+	return compileFilter(preds, schemaNames(h), b)
 }
 
 // lookuperFor picks the lookuper of a point lookup. The hint
@@ -76,9 +86,11 @@ func (c *Session) lookuperFor(h *tableHandle, hints planner.Options) (*flussrpc.
 }
 
 // finishLookup filters, projects and windows looked-up rows (nil = not
-// found), keeping the order of the keys.
+// found), keeping the order of the keys. found and its rows are the
+// caller's to give up: they are reused for the result, which spares a
+// point lookup two allocations.
 func (c *Session) finishLookup(found [][]any, filter *rowFilter, proj planner.Projection, limit, offset *planner.Value, b *binder) ([][]any, error) {
-	out := make([][]any, 0, len(found))
+	out := found[:0]
 	for _, row := range found {
 		if row == nil {
 			continue
@@ -88,10 +100,28 @@ func (c *Session) finishLookup(found [][]any, filter *rowFilter, proj planner.Pr
 			return nil, err
 		}
 		if ok {
-			out = append(out, project(row, proj.Indexes))
+			out = append(out, projectOwned(row, proj.Indexes))
 		}
 	}
 	return window(out, limit, offset, b)
+}
+
+// projectOwned is project for a row nobody else holds: when each output
+// column comes from the same or a later input column (the usual SELECT
+// list in table order), the row is projected in place.
+func projectOwned(row []any, proj []int) []any {
+	if proj == nil {
+		return row
+	}
+	for i, j := range proj {
+		if j < i {
+			return project(row, proj)
+		}
+	}
+	for i, j := range proj {
+		row[i] = row[j]
+	}
+	return row[:len(proj)]
 }
 
 func (c *Session) prefixLookup(ctx context.Context, p *planner.PrefixLookup, b *binder) ([][]any, error) {
@@ -107,7 +137,7 @@ func (c *Session) prefixLookup(ctx context.Context, p *planner.PrefixLookup, b *
 	if err != nil {
 		return nil, err
 	}
-	filter, err := compileFilter(p.Residual, schemaNames(h), b)
+	filter, err := residualFilter(h, p.Residual, b)
 	if err != nil {
 		return nil, err
 	}

@@ -8,15 +8,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gofluss/fluss/flightsql"
 	"github.com/gofluss/fluss/internal/clustertest"
 	"github.com/gofluss/fluss/internal/peertest"
 	"github.com/gofluss/fluss/internal/testkit"
 )
 
 // TestADBCPythonClient runs peers/adbc/check.py: Python's ADBC Flight SQL
-// driver against the server, on the real cluster.
+// driver against the server, on the real cluster, including a scan whose
+// compressed log batches the driver asks to get undecoded.
 func TestADBCPythonClient(t *testing.T) {
-	addr, _ := startServer(t, nil)
+	addr, srv := startServer(t, nil)
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
 	db := newDatabase(t, ctx, cl, "adbc")
 	cmd := exec.CommandContext(ctx, peertest.Python(t), peertest.Script("adbc", "check.py"),
@@ -27,6 +29,9 @@ func TestADBCPythonClient(t *testing.T) {
 		t.Fatalf("ADBC checks failed: %v\n%s%s", err, stdout.String(), stderr.String())
 	}
 	t.Logf("ADBC saw %s", stdout.String())
+	if flightsql.PassedBatches(srv) == 0 {
+		t.Error("no ZSTD log batch went out undecoded to the client that asked for them")
+	}
 }
 
 // TestNotebookExample runs examples/flightsql/notebook.py, the README's

@@ -19,7 +19,10 @@
 //     held and written at commit; Fluss itself has no transactions), or
 //     refused when the session configuration rejects them;
 //   - query results streamed batch by batch as the scan produces them;
-//     a client that cancels the call stops the scan;
+//     a client that cancels the call stops the scan; the log batches of a
+//     plain scan go out undecoded, as Fluss stored them, compressed ones
+//     only to calls whose x-fluss-ipc-compression header names their
+//     codec (Arrow Java, hence the JDBC driver, cannot read them);
 //   - bulk ingest (CommandStatementIngest): log tables are appended to
 //     with the native Arrow writer, primary-key tables are upserted;
 //     the reply counts only rows the cluster acknowledged;
@@ -38,5 +41,7 @@
 // Files by concern: server.go (setup, listener, errors), auth.go (users,
 // tokens, per-user clients), statement.go (queries, updates, prepared
 // statements, transactions), params.go (Arrow parameters to Go values),
-// results.go (row streams to Arrow), ingest.go, metadata.go, sqlinfo.go.
+// results.go (row streams to Arrow), doget.go and messages.go (records and
+// log batches to Flight messages), ipcpass.go (the compression header),
+// ingest.go, metadata.go, sqlinfo.go.
 package flightsql

@@ -13,6 +13,8 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 )
 
 // Query results leave through a DoGet of our own rather than arrow-go's.
@@ -23,6 +25,13 @@ import (
 // again into gRPC's. Here the body is handed to gRPC as the record's own
 // buffers: the IPC header and the protobuf framing are the only bytes
 // written, and gRPC copies the body once, into its socket buffer.
+//
+// Better still, a log batch whose Arrow IPC message already is what the
+// client asked for goes out as it came from Fluss, without being decoded
+// at all (engine.ArrowReader.PassIPC): the message's metadata becomes the
+// FlightData's data_header and its body the data_body. Compressed bodies
+// are left to the client to decompress, which only clients that say they
+// can (ipcCompressionHeader) are sent; the others get decoded records.
 
 // flightService is the Flight service of a Server: the Flight SQL
 // framework's, with DoGet of statement and prepared-statement tickets
@@ -46,13 +55,13 @@ func (f flightService) DoGet(t *flight.Ticket, stream flight.FlightService_DoGet
 	ctx := stream.Context()
 	var (
 		sc *arrow.Schema
-		ch <-chan flight.StreamChunk
+		ch <-chan chunk
 	)
 	switch cmd := cmd.(type) {
 	case *pb.TicketStatementQuery:
-		sc, ch, err = f.s.DoGetStatement(ctx, cmd)
+		sc, ch, err = f.s.streamStatement(ctx, cmd)
 	case *pb.CommandPreparedStatementQuery:
-		sc, ch, err = f.s.DoGetPreparedStatement(ctx, cmd)
+		sc, ch, err = f.s.streamPrepared(ctx, cmd)
 	default:
 		return f.FlightServer.DoGet(t, stream)
 	}
@@ -62,33 +71,48 @@ func (f flightService) DoGet(t *flight.Ticket, stream flight.FlightService_DoGet
 	return streamChunks(stream, sc, ch, f.s.mem)
 }
 
-// streamChunks writes the schema and then every record of ch as Flight
-// messages, until ch closes, a chunk carries an error or the call ends.
-// The records left in ch are released.
-func streamChunks(stream flight.FlightService_DoGetServer, sc *arrow.Schema, ch <-chan flight.StreamChunk, mem memory.Allocator) error {
+// chunk is one item of a query's stream: a record, a log batch's own IPC
+// message, or the error that ends the stream.
+type chunk struct {
+	rec arrow.RecordBatch
+	msg *arrowipc.Message
+	err error
+}
+
+// streamChunks writes the schema and then every record and message of ch
+// as Flight messages, until ch closes, a chunk carries an error or the
+// call ends. The records left in ch are released.
+func streamChunks(stream flight.FlightService_DoGetServer, sc *arrow.Schema, ch <-chan chunk, mem memory.Allocator) error {
 	defer func() {
 		for c := range ch {
-			if c.Data != nil {
-				c.Data.Release()
+			if c.rec != nil {
+				c.rec.Release()
 			}
 		}
 	}()
-	w := ipc.NewWriterWithPayloadWriter(&payloadSender{stream: stream}, ipc.WithSchema(sc), ipc.WithAllocator(mem))
-	defer w.Close()
+	ps := &payloadSender{stream: stream}
+	p := ipc.GetSchemaPayload(sc, mem)
+	err := ps.writePayload(p)
+	p.Release()
+	if err != nil {
+		return err
+	}
 	ctx := stream.Context()
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case c, ok := <-ch:
-			if !ok {
-				return w.Close()
+			switch {
+			case !ok:
+				return nil
+			case c.err != nil:
+				return c.err
+			case c.msg != nil:
+				err = stream.SendMsg(&flightMessage{header: c.msg.Metadata, body: [][]byte{c.msg.Body}})
+			default:
+				err = ps.writeRecord(c.rec, mem)
 			}
-			if c.Err != nil {
-				return c.Err
-			}
-			err := w.Write(c.Data)
-			c.Data.Release()
 			if err != nil {
 				return err
 			}
@@ -96,16 +120,26 @@ func streamChunks(stream flight.FlightService_DoGetServer, sc *arrow.Schema, ch 
 	}
 }
 
-// payloadSender sends each IPC payload as one FlightData message.
+// payloadSender sends IPC payloads, each as one FlightData message.
 type payloadSender struct {
 	stream flight.FlightService_DoGetServer
 	body   bodyParts
 }
 
-func (p *payloadSender) Start() error { return nil }
-func (p *payloadSender) Close() error { return nil }
+// writeRecord sends a record (no dictionaries: Fluss types have none)
+// and releases it.
+func (p *payloadSender) writeRecord(rec arrow.RecordBatch, mem memory.Allocator) error {
+	pl, err := ipc.GetRecordBatchPayload(rec, ipc.WithAllocator(mem))
+	rec.Release()
+	if err != nil {
+		return err
+	}
+	defer pl.Release()
+	return p.writePayload(pl)
+}
 
-func (p *payloadSender) WritePayload(pl ipc.Payload) error {
+// writePayload sends one payload.
+func (p *payloadSender) writePayload(pl ipc.Payload) error {
 	meta := pl.Meta()
 	defer meta.Release()
 	p.body = p.body[:0]

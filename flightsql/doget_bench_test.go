@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"google.golang.org/grpc/metadata"
+
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/internal/clustertest"
 )
@@ -16,7 +18,9 @@ import (
 //	FLUSS_SASL=1 FLUSS_INTEGRATION=1 go test ./flightsql -run '^$' -bench DoGetScan -benchtime 3x
 //
 // The table is written row by row with the native append writer, so that
-// its log batches have the writer's default size, as in bench-peers.
+// its log batches have the writer's default size, as in bench-peers. The
+// client reads the batches decoded by the server, and as Fluss stored them
+// (ZSTD), decompressing them itself.
 func BenchmarkDoGetScan(b *testing.B) {
 	const rows = 1_000_000
 	addr, _ := startServer(b, nil)
@@ -25,30 +29,40 @@ func BenchmarkDoGetScan(b *testing.B) {
 	update(b, ctx, cl, "CREATE TABLE "+db+".scan (id BIGINT NOT NULL, name STRING, v DOUBLE) WITH ('bucket.num' = '4')")
 	fillLog(b, ctx, flussrpc.TablePath{Database: db, Table: "scan"}, rows)
 
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		info, err := cl.Execute(ctx, "SELECT * FROM "+db+".scan")
-		if err != nil {
-			b.Fatal(err)
-		}
-		rdr, err := cl.DoGet(ctx, info.Endpoint[0].Ticket)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var n int64
-		for rdr.Next() {
-			n += rdr.RecordBatch().NumRows()
-		}
-		if err := rdr.Err(); err != nil {
-			b.Fatal(err)
-		}
-		rdr.Release()
-		if n != rows {
-			b.Fatalf("read %d rows, want %d", n, rows)
-		}
+	for _, bc := range []struct{ name, header string }{
+		{"decoded", ""},
+		{"passthrough", "zstd"}, // the ZSTD batches as Fluss stored them
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := ctx
+			if bc.header != "" {
+				ctx = metadata.AppendToOutgoingContext(ctx, "x-fluss-ipc-compression", bc.header)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				info, err := cl.Execute(ctx, "SELECT * FROM "+db+".scan")
+				if err != nil {
+					b.Fatal(err)
+				}
+				rdr, err := cl.DoGet(ctx, info.Endpoint[0].Ticket)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var n int64
+				for rdr.Next() {
+					n += rdr.RecordBatch().NumRows()
+				}
+				if err := rdr.Err(); err != nil {
+					b.Fatal(err)
+				}
+				rdr.Release()
+				if n != rows {
+					b.Fatalf("read %d rows, want %d", n, rows)
+				}
+			}
+			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
 	}
-	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
 // fillLog appends rows (i, "name-<i>", i*0.5) to a log table with the

@@ -1,14 +1,17 @@
 package flightsql
 
 import (
+	"context"
 	"io"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
+	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
 // wireStream is a DoGet stream that encodes each message with flightCodec,
@@ -42,40 +45,80 @@ func (w *wireStream) Recv() (*flight.FlightData, error) {
 	return w.sent[w.next-1], nil
 }
 
-// TestFlightMessagesDecode writes records through payloadSender and
-// flightCodec and reads them back with arrow-go's Flight reader: the body
-// written as the record's buffers is the IPC body a client expects,
-// including for sliced records (offsets rebased) and a stream of no
-// records (the schema message alone).
+// Context is the call's context, which streamChunks watches.
+func (w *wireStream) Context() context.Context { return w.t.Context() }
+
+// ipcChunk encodes rec as the Arrow message of a Fluss log batch in
+// compression c and returns it as a chunk of a passed-through batch.
+func ipcChunk(t *testing.T, rec arrow.RecordBatch, c string) chunk {
+	t.Helper()
+	cols := []schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("s", schema.String())}
+	enc, err := arrowipc.NewEncoder(cols, arrowipc.Compression{Type: c, ZstdLevel: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, err := enc.AppendMessage(nil, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := arrowipc.NewDecoder(cols, nil, arrowipc.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Release()
+	m, err := dec.Split(payload, int(rec.NumRows()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return chunk{msg: &m}
+}
+
+// TestFlightMessagesDecode writes records and log batches' own messages
+// through streamChunks and flightCodec and reads them back with
+// arrow-go's Flight reader: the body written as the record's buffers is
+// the IPC body a client expects, including for sliced records (offsets
+// rebased) and a stream of no records (the schema message alone), and a
+// passed-through message is read as its record, compressed or not.
 func TestFlightMessagesDecode(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	whole := idRecord(mem, 0, 1000, 13)
 	defer whole.Release()
+	other := idRecord(mem, 1000, 50, 3)
+	defer other.Release()
+	empty := idRecord(mem, 5, 3, 0)
+	defer empty.Release()
+	rec := func(r arrow.RecordBatch) chunk {
+		r.Retain()
+		return chunk{rec: r}
+	}
 	for _, tc := range []struct {
-		name string
-		recs []arrow.RecordBatch
+		name   string
+		chunks []chunk
+		want   []arrow.RecordBatch
 	}{
-		{"none", nil},
-		{"whole", []arrow.RecordBatch{whole}},
-		{"slices", []arrow.RecordBatch{whole.NewSlice(0, 1), whole.NewSlice(1, 700), whole.NewSlice(700, 1000)}},
-		{"empty strings", []arrow.RecordBatch{idRecord(mem, 5, 3, 0)}},
+		{"none", nil, nil},
+		{"whole", []chunk{rec(whole)}, []arrow.RecordBatch{whole}},
+		{"slices", []chunk{{rec: whole.NewSlice(0, 1)}, {rec: whole.NewSlice(1, 700)}, {rec: whole.NewSlice(700, 1000)}}, []arrow.RecordBatch{whole}},
+		{"empty strings", []chunk{rec(empty)}, []arrow.RecordBatch{empty}},
+		{"zstd message between records", []chunk{rec(other), ipcChunk(t, whole, schema.CompressionZstd), rec(other)}, []arrow.RecordBatch{other, whole, other}},
+		{"lz4 and plain messages", []chunk{ipcChunk(t, whole, schema.CompressionLZ4), ipcChunk(t, other, schema.CompressionNone)}, []arrow.RecordBatch{whole, other}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := &wireStream{t: t}
-			w := ipc.NewWriterWithPayloadWriter(&payloadSender{stream: ws}, ipc.WithSchema(whole.Schema()), ipc.WithAllocator(mem))
-			var want []string
-			for _, rec := range tc.recs {
-				if err := w.Write(rec); err != nil {
-					t.Fatal(err)
-				}
-				for i := range rec.NumRows() {
-					want = append(want, rowText(rec, i))
-				}
-				rec.Release()
+			ch := make(chan chunk, len(tc.chunks))
+			for _, c := range tc.chunks {
+				ch <- c
 			}
-			if err := w.Close(); err != nil {
+			close(ch)
+			if err := streamChunks(ws, whole.Schema(), ch, mem); err != nil {
 				t.Fatal(err)
+			}
+			var want []string
+			for _, r := range tc.want {
+				for i := range r.NumRows() {
+					want = append(want, rowText(r, i))
+				}
 			}
 			rdr, err := flight.NewRecordReader(ws)
 			if err != nil {

@@ -11,3 +11,6 @@ func ActiveCalls(s *Server) int {
 	}
 	return n
 }
+
+// PassedBatches is the number of log batches streamed undecoded.
+func PassedBatches(s *Server) int64 { return s.passed.Load() }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gofluss/fluss/flightsql"
 	"github.com/gofluss/fluss/internal/cluster"
 	"github.com/gofluss/fluss/internal/clustertest"
 )
@@ -27,14 +28,17 @@ func jdbcClasspath(t *testing.T) string {
 }
 
 // TestJDBCClient runs internal/jdbcpeer: Arrow's Flight SQL JDBC driver
-// lists tables and columns, reads a query through a ResultSet and runs a
-// prepared query with a typed parameter.
+// lists tables and columns, reads a query and a log table's batches
+// passed through undecoded through a ResultSet and runs a prepared query
+// with a typed parameter.
 func TestJDBCClient(t *testing.T) {
-	addr, _ := startServer(t, nil)
+	addr, srv := startServer(t, nil)
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
 	db := newDatabase(t, ctx, cl, "jdbc")
 	update(t, ctx, cl, "CREATE TABLE "+db+".items (id BIGINT NOT NULL, name STRING, price DECIMAL(8, 2), PRIMARY KEY (id) NOT ENFORCED)")
-	update(t, ctx, cl, "CREATE TABLE "+db+".logs (line STRING)")
+	// Uncompressed, so that its batches pass through to JDBC undecoded.
+	update(t, ctx, cl, "CREATE TABLE "+db+".logs (line STRING) WITH ('table.log.arrow.compression.type' = 'NONE')")
+	update(t, ctx, cl, "INSERT INTO "+db+".logs VALUES ('b'), ('a')")
 	update(t, ctx, cl, "INSERT INTO "+db+".items VALUES (1, 'pen', 1.50), (2, 'book', 12.00), (3, NULL, NULL)")
 
 	cfg, err := cluster.FromEnv()
@@ -58,10 +62,14 @@ func TestJDBCClient(t *testing.T) {
 		"row 1|pen|1.50",
 		"row 2|book|12.00",
 		"row 3|null|null",
+		"logs a,b",
 		"prepared book",
 		"refused without the password",
 	}, "\n")
 	if got := strings.TrimSpace(stdout.String()); got != want {
 		t.Errorf("JDBC saw\n%s\nwant\n%s\n(stderr: %s)", got, want, stderr.String())
+	}
+	if flightsql.PassedBatches(srv) == 0 {
+		t.Error("no log batch of the uncompressed table went out undecoded")
 	}
 }

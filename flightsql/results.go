@@ -10,7 +10,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -82,12 +81,12 @@ func (s *Server) dropStaleResults(before time.Time) {
 }
 
 // streamResult streams a computed result (its one record, if any).
-func (s *Server) streamResult(ctx context.Context, r *result) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+func (s *Server) streamResult(r *result) (*arrow.Schema, <-chan chunk, error) {
 	sc := r.schema()
-	ch := make(chan flight.StreamChunk, 1)
+	ch := make(chan chunk, 1)
 	if r.rec != nil {
-		ch <- flight.StreamChunk{Data: r.rec}
-		r.rec = nil // the framework releases it once sent
+		ch <- chunk{rec: r.rec}
+		r.rec = nil // streamChunks releases it once sent
 	}
 	close(ch)
 	return sc, ch, nil

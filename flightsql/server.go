@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/flight"
@@ -78,6 +79,10 @@ type Server struct {
 	results   map[string]*result
 	closeOnce sync.Once
 	done      chan struct{}
+
+	// passed counts the log batches streamed undecoded, as Fluss stored
+	// them, so that tests see the pass-through happen.
+	passed atomic.Int64
 }
 
 // NewServer returns a server for cfg. Nothing is dialed until the first

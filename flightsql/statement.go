@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	fsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -248,8 +247,8 @@ func (s *Server) GetSchemaStatement(ctx context.Context, cmd fsql.StatementQuery
 	return &flight.SchemaResult{Schema: flight.SerializeSchema(sc, s.mem)}, nil
 }
 
-// DoGetStatement streams the rows of a statement ticket.
-func (s *Server) DoGetStatement(ctx context.Context, ticket fsql.StatementQueryTicket) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+// streamStatement streams the rows of a statement ticket.
+func (s *Server) streamStatement(ctx context.Context, ticket fsql.StatementQueryTicket) (*arrow.Schema, <-chan chunk, error) {
 	t, err := parseTicket(ticket.GetStatementHandle())
 	if err != nil {
 		return nil, nil, status.Error(codes.InvalidArgument, err.Error())
@@ -259,7 +258,7 @@ func (s *Server) DoGetStatement(ctx context.Context, ticket fsql.StatementQueryT
 		if err != nil {
 			return nil, nil, err
 		}
-		return s.streamResult(ctx, res)
+		return s.streamResult(res)
 	}
 	l, err := s.session(ctx, t.txID)
 	if err != nil {
@@ -271,26 +270,33 @@ func (s *Server) DoGetStatement(ctx context.Context, ticket fsql.StatementQueryT
 // streamQuery runs query once per argument row and streams the records
 // of every run, one schema for all; the lease is released when the
 // stream ends. Records go out as the scan produces them; when the client
-// goes away (ctx ends) the scan stops.
-func (s *Server) streamQuery(ctx context.Context, l lease, query string, runs [][]driver.NamedValue) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+// goes away (ctx ends) the scan stops. Log batches that need no decoding
+// go out as they are (see PassIPC), in the compressions the call accepts.
+func (s *Server) streamQuery(ctx context.Context, l lease, query string, runs [][]driver.NamedValue) (*arrow.Schema, <-chan chunk, error) {
+	opts, err := ipcOptions(ctx)
+	if err != nil {
+		l.release()
+		return nil, nil, err
+	}
 	first, err := l.s.QueryArrow(ctx, query, runs[0])
 	if err != nil {
 		l.release()
 		return nil, nil, statusOf(err)
 	}
-	ch := make(chan flight.StreamChunk, 2)
+	ch := make(chan chunk, 2)
 	go func() {
 		defer close(ch)
 		defer l.release()
 		rdr := first
 		for i := 0; ; {
-			ok := sendAll(ctx, ch, rdr, s.mem)
+			rdr.PassIPC(opts)
+			ok := s.sendAll(ctx, ch, rdr)
 			rdr.Release()
 			if i++; !ok || i == len(runs) {
 				return
 			}
 			if rdr, err = l.s.QueryArrow(ctx, query, runs[i]); err != nil {
-				send(ctx, ch, flight.StreamChunk{Err: statusOf(err)})
+				send(ctx, ch, chunk{err: statusOf(err)})
 				return
 			}
 		}
@@ -298,14 +304,14 @@ func (s *Server) streamQuery(ctx context.Context, l lease, query string, runs []
 	return first.Schema(), ch, nil
 }
 
-// sendAll sends the records of rdr, cut into messages, then its error;
-// false when the stream must end.
-func sendAll(ctx context.Context, ch chan<- flight.StreamChunk, rdr *engine.ArrowReader, mem memory.Allocator) bool {
-	m := &messages{mem: mem}
+// sendAll sends the records of rdr, cut into messages, and its log
+// batches' own messages, then its error; false when the stream must end.
+func (s *Server) sendAll(ctx context.Context, ch chan<- chunk, rdr *engine.ArrowReader) bool {
+	m := &messages{mem: s.mem}
 	defer m.release()
 	emit := func(out []arrow.RecordBatch, err error) bool {
 		for i, rec := range out {
-			if !send(ctx, ch, flight.StreamChunk{Data: rec}) {
+			if !send(ctx, ch, chunk{rec: rec}) {
 				for _, r := range out[i:] {
 					r.Release()
 				}
@@ -313,25 +319,34 @@ func sendAll(ctx context.Context, ch chan<- flight.StreamChunk, rdr *engine.Arro
 			}
 		}
 		if err != nil {
-			send(ctx, ch, flight.StreamChunk{Err: status.Error(codes.Internal, err.Error())})
+			send(ctx, ch, chunk{err: status.Error(codes.Internal, err.Error())})
 			return false
 		}
 		return true
 	}
 	for rdr.Next() {
+		if msg := rdr.IPC(); msg != nil {
+			// Records gathered so far go first: they may hold earlier
+			// rows of the same bucket.
+			if !emit(nonNil(m.flush())) || !send(ctx, ch, chunk{msg: msg}) {
+				return false
+			}
+			s.passed.Add(1)
+			continue
+		}
 		if !emit(m.add(rdr.RecordBatch())) {
 			return false
 		}
 	}
 	if err := rdr.Err(); err != nil {
-		send(ctx, ch, flight.StreamChunk{Err: statusOf(err)})
+		send(ctx, ch, chunk{err: statusOf(err)})
 		return false
 	}
 	return emit(nonNil(m.flush()))
 }
 
-// send hands a chunk to the framework unless the call ended.
-func send(ctx context.Context, ch chan<- flight.StreamChunk, c flight.StreamChunk) bool {
+// send hands a chunk to streamChunks unless the call ended.
+func send(ctx context.Context, ch chan<- chunk, c chunk) bool {
 	select {
 	case ch <- c:
 		return true
@@ -532,9 +547,9 @@ func (s *Server) GetSchemaPreparedStatement(ctx context.Context, cmd fsql.Prepar
 	return &flight.SchemaResult{Schema: flight.SerializeSchema(sc, s.mem)}, nil
 }
 
-// DoGetPreparedStatement streams the rows of a prepared query, one run
-// per bound parameter row.
-func (s *Server) DoGetPreparedStatement(ctx context.Context, cmd fsql.PreparedStatementQuery) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+// streamPrepared streams the rows of a prepared query, one run per bound
+// parameter row.
+func (s *Server) streamPrepared(ctx context.Context, cmd fsql.PreparedStatementQuery) (*arrow.Schema, <-chan chunk, error) {
 	p, err := s.preparedFor(ctx, cmd.GetPreparedStatementHandle())
 	if err != nil {
 		return nil, nil, err
@@ -547,7 +562,7 @@ func (s *Server) DoGetPreparedStatement(ctx context.Context, cmd fsql.PreparedSt
 		if res == nil {
 			return nil, nil, status.Error(codes.FailedPrecondition, "fluss flightsql: the statement is not a query; execute it as an update")
 		}
-		return s.streamResult(ctx, res)
+		return s.streamResult(res)
 	}
 	runs := p.runs()
 	l, err := p.lease()

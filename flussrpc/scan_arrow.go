@@ -3,6 +3,7 @@ package flussrpc
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
+	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
 // ArrowScanBatch is a run of consecutive records of one bucket as an Arrow
@@ -27,8 +29,27 @@ type ArrowScanBatch struct {
 	// ChangeTypes has one entry per row, or is nil when every row is
 	// codec.AppendOnly (log tables).
 	ChangeTypes []codec.ChangeType
-	// Record holds the rows; the caller must Release it.
+	// Record holds the rows; the caller must Release it. It is nil when
+	// IPC holds them instead.
 	Record arrow.RecordBatch
+	// IPC, only ever set by PollArrowIPC, is the log batch's own Arrow IPC
+	// RecordBatch message, which holds exactly the rows and columns Record
+	// would (Record is then nil). Its bytes alias the fetched data: they
+	// stay valid as long as they are referenced and must not be modified.
+	IPC *arrowipc.Message
+}
+
+// ArrowIPCOptions says which log batches PollArrowIPC may hand out as
+// their own Arrow IPC message.
+type ArrowIPCOptions struct {
+	// Compressions are the body compressions (schema.CompressionLZ4,
+	// schema.CompressionZstd) whose messages may be handed out; batches in
+	// others are decoded. Uncompressed messages always may. Only readers
+	// that decompress Arrow IPC bodies themselves can take compressed ones.
+	Compressions []string
+	// MaxBytes caps the metadata and body of a message handed out; larger
+	// batches are decoded. 0: no cap.
+	MaxBytes int
 }
 
 // PollArrow is Poll returning Arrow record batches: one per fetched log
@@ -37,12 +58,39 @@ type ArrowScanBatch struct {
 // row-format tables are converted. The caller owns the records and must
 // Release them, including those returned together with an error.
 func (s *LogScanner) PollArrow(ctx context.Context, maxWait time.Duration) ([]ArrowScanBatch, error) {
+	return s.pollArrow(ctx, maxWait, nil)
+}
+
+// PollArrowIPC is PollArrow, except that a log batch is handed out as its
+// own Arrow IPC message (ArrowScanBatch.IPC, no Record) instead of being
+// decoded when all of this holds: the table is ARROW; the batch lies
+// wholly inside what the scan still reads (otherwise only a part of it is
+// decoded, as by PollArrow); its message holds exactly the scan's columns
+// in the scan's order, with their types (written with the table's schema
+// as of OpenTable and either not projected or projected by the server to
+// columns requested in table order); and opts allow its compression and
+// size. The message was checked (arrowipc.Decoder.Split) but its buffers
+// were not decompressed. A reader that has seen a Schema message of the
+// scan's Arrow schema (that of PollArrow's records) reads it as the
+// record PollArrow would return.
+func (s *LogScanner) PollArrowIPC(ctx context.Context, maxWait time.Duration, opts ArrowIPCOptions) ([]ArrowScanBatch, error) {
+	return s.pollArrow(ctx, maxWait, &opts)
+}
+
+// ArrowSchema returns the Arrow schema of the records PollArrow returns,
+// which is also the schema an IPC message of PollArrowIPC is read with.
+func (s *LogScanner) ArrowSchema() (*arrow.Schema, error) {
+	return arrowipc.Schema(s.proj.columns)
+}
+
+// pollArrow is PollArrow, and PollArrowIPC when ipc is not nil.
+func (s *LogScanner) pollArrow(ctx context.Context, maxWait time.Duration, ipc *ArrowIPCOptions) ([]ArrowScanBatch, error) {
 	var out []ArrowScanBatch
 	err := s.poll(ctx, maxWait, func(c *completedFetch, cur readWindow) (bool, int64, error) {
 		n := len(out)
 		next, err := s.dec.eachBatch(c, cur, func(b *codec.LogBatch) error {
 			var err error
-			out, err = s.dec.arrowBatch(ctx, out, b, c.remote, cur)
+			out, err = s.dec.arrowBatch(ctx, out, b, c.remote, cur, ipc)
 			return err
 		})
 		return len(out) > n, next, err
@@ -50,8 +98,9 @@ func (s *LogScanner) PollArrow(ctx context.Context, maxWait time.Duration) ([]Ar
 	return out, err
 }
 
-// arrowBatch appends the part of b inside cur as an ArrowScanBatch.
-func (d *scanDecoders) arrowBatch(ctx context.Context, out []ArrowScanBatch, b *codec.LogBatch, remote bool, cur readWindow) ([]ArrowScanBatch, error) {
+// arrowBatch appends the part of b inside cur as an ArrowScanBatch: its
+// IPC message when ipc allows (see PollArrowIPC), else a record.
+func (d *scanDecoders) arrowBatch(ctx context.Context, out []ArrowScanBatch, b *codec.LogBatch, remote bool, cur readWindow, ipc *ArrowIPCOptions) ([]ArrowScanBatch, error) {
 	h := &b.Header
 	if h.RecordCount == 0 {
 		return out, nil
@@ -61,6 +110,16 @@ func (d *scanDecoders) arrowBatch(ctx context.Context, out []ArrowScanBatch, b *
 		return out, nil
 	}
 	item := ArrowScanBatch{Partition: cur.partition, Bucket: cur.bucket, BaseOffset: h.BaseOffset + int64(lo), LastOffset: h.BaseOffset + int64(hi) - 1, Timestamp: h.CommitTimestamp}
+	if d.arrow != nil && ipc != nil && lo == 0 && hi == int(h.RecordCount) {
+		m, cts, err := d.arrow.message(ctx, b, remote, *ipc)
+		if err != nil {
+			return out, err
+		}
+		if m != nil {
+			item.IPC, item.ChangeTypes = m, cts
+			return append(out, item), nil
+		}
+	}
 	var rec arrow.RecordBatch
 	var cts []codec.ChangeType
 	var err error
@@ -155,6 +214,9 @@ type arrowSchemaDecoder struct {
 	// ascending position order.
 	m         *evolveMap
 	projected bool
+	// asIs is set when batches decode to exactly the scan's columns: their
+	// IPC messages can be handed out as they are.
+	asIs bool
 }
 
 func newArrowScanDecoders(t *Table, proj projection) (*arrowScanDecoders, error) {
@@ -203,6 +265,7 @@ func (a *arrowScanDecoders) decoder(ctx context.Context, schemaID int16, project
 	if d.dec, err = arrowipc.NewDecoder(cols, memory.DefaultAllocator, arrowipc.Limits{}); err != nil {
 		return nil, fmt.Errorf("flussrpc: schema %d of %s: %w", schemaID, a.t.info.Path, err)
 	}
+	d.asIs = a.decodesAsIs(d)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.decs == nil {
@@ -277,15 +340,7 @@ func (a *arrowScanDecoders) record(ctx context.Context, b *codec.LogBatch, remot
 	n := rec.NumRows()
 	cols := make([]arrow.Array, len(a.proj.columns))
 	for i := range cols {
-		var src int
-		switch {
-		case d.projected:
-			src = a.proj.rank[i]
-		case a.proj.positions == nil:
-			src = d.m.from[i]
-		default:
-			src = d.m.from[a.proj.positions[i]]
-		}
+		src := a.columnOf(d, i)
 		if src < 0 {
 			cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, a.schema.Field(i).Type, int(n))
 			continue
@@ -298,4 +353,53 @@ func (a *arrowScanDecoders) record(ctx context.Context, b *codec.LogBatch, remot
 		c.Release()
 	}
 	return out, cts, nil
+}
+
+// columnOf returns the column of d's records that holds the scan's output
+// column i, or -1 when the batch's schema lacks it.
+func (a *arrowScanDecoders) columnOf(d *arrowSchemaDecoder, i int) int {
+	switch {
+	case d.projected:
+		return a.proj.rank[i]
+	case a.proj.positions == nil:
+		return d.m.from[i]
+	}
+	return d.m.from[a.proj.positions[i]]
+}
+
+// decodesAsIs reports whether d's records are the scan's output columns
+// in order, with the output types.
+func (a *arrowScanDecoders) decodesAsIs(d *arrowSchemaDecoder) bool {
+	got := d.dec.Schema()
+	if got.NumFields() != a.schema.NumFields() {
+		return false
+	}
+	for i := range a.schema.NumFields() {
+		if a.columnOf(d, i) != i || !arrow.TypeEqual(got.Field(i).Type, a.schema.Field(i).Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// message returns the IPC message of an ARROW batch and its change types
+// when opts allow handing it out as it is; nil when it must be decoded.
+func (a *arrowScanDecoders) message(ctx context.Context, b *codec.LogBatch, remote bool, opts ArrowIPCOptions) (*arrowipc.Message, []codec.ChangeType, error) {
+	h := &b.Header
+	d, err := a.decoder(ctx, h.SchemaID, a.proj.pushdown && !remote)
+	if err != nil || !d.asIs {
+		return nil, nil, err
+	}
+	cts, payload, err := b.ArrowPayload()
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := d.dec.Split(payload, int(h.RecordCount))
+	if err != nil {
+		return nil, nil, err
+	}
+	if (m.Compression != schema.CompressionNone && !slices.Contains(opts.Compressions, m.Compression)) || (opts.MaxBytes > 0 && len(m.Metadata)+len(m.Body) > opts.MaxBytes) {
+		return nil, nil, nil
+	}
+	return &m, cts, nil
 }

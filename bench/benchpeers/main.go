@@ -9,7 +9,8 @@
 // Every workload runs in a process of its own, so that each reports its
 // own peak RSS, on tables made fresh for each round; the rounds interleave
 // the clients (round 1 runs every client once, then round 2, ...), so that
-// a drift of the machine's load touches all of them alike. The same binary
+// a drift of the machine's load touches all of them alike, and rotate the
+// clients of each comparison (roundOrder). The same binary
 // is its Go workload process:
 //
 //	benchpeers child CLIENT MODE BOOTSTRAP DB TABLE ROWS CONCURRENCY SECONDS

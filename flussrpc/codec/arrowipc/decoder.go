@@ -93,14 +93,8 @@ func (d *Decoder) Decode(payload []byte, recordCount int) (arrow.RecordBatch, er
 	if recordCount == 0 {
 		return d.empty(), nil
 	}
-	m, err := parseMessage(payload, d.layout, d.lim)
+	m, err := d.check(payload, recordCount)
 	if err != nil {
-		return nil, err
-	}
-	if m.rows != int64(recordCount) {
-		return nil, corrupt("Arrow message has %d rows, batch header says %d", m.rows, recordCount)
-	}
-	if err := m.checkRows(d.schema); err != nil {
 		return nil, err
 	}
 	rec, err := d.load(m)
@@ -114,6 +108,68 @@ func (d *Decoder) Decode(payload []byte, recordCount int) (arrow.RecordBatch, er
 		}
 	}
 	return rec, nil
+}
+
+// check parses and validates the message of a batch of recordCount (> 0)
+// records against the decoder's schema and limits.
+func (d *Decoder) check(payload []byte, recordCount int) (message, error) {
+	m, err := parseMessage(payload, d.layout, d.lim)
+	if err != nil {
+		return message{}, err
+	}
+	if m.rows != int64(recordCount) {
+		return message{}, corrupt("Arrow message has %d rows, batch header says %d", m.rows, recordCount)
+	}
+	if err := m.checkRows(d.schema); err != nil {
+		return message{}, err
+	}
+	return m, nil
+}
+
+// Message is the Arrow IPC RecordBatch message of a log batch, checked
+// but not decoded: the two parts an Arrow IPC stream or a Flight
+// FlightData (data_header, data_body) carries. A reader that has seen a
+// Schema message of the decoder's Schema reads it as Decode would,
+// decompressing the body itself.
+type Message struct {
+	// Metadata is the flatbuffer Message with its padding: the bytes that
+	// follow the 8-byte prefix (continuation marker and length) in a
+	// stream.
+	Metadata []byte
+	// Body is the message body, bodyLength bytes. With compression every
+	// non-empty buffer is the int64 uncompressed length (-1: stored raw)
+	// followed by the compressed bytes, as the Arrow format defines.
+	Body []byte
+	// Compression is the codec named by the message's BodyCompression:
+	// schema.CompressionNone, CompressionLZ4 or CompressionZstd.
+	Compression string
+}
+
+// Split checks the message of a batch with recordCount records as Decode
+// does before loading it (metadata bounds, node and buffer layout against
+// the schema, buffer ranges, plausible decompressed sizes) and returns its
+// parts, which alias payload. It does not decompress, so it does not see
+// inconsistencies inside the buffers (such as bad offsets) that Decode
+// would report; a reader of the message must validate as usual.
+// recordCount must be positive: a batch without records has no message.
+// Split changes nothing in the decoder: it may run concurrently with any
+// of its methods.
+func (d *Decoder) Split(payload []byte, recordCount int) (Message, error) {
+	if recordCount <= 0 {
+		return Message{}, corrupt("no message in a batch of %d records", recordCount)
+	}
+	m, err := d.check(payload, recordCount)
+	if err != nil {
+		return Message{}, err
+	}
+	c := schema.CompressionNone
+	switch m.codec {
+	case codecLZ4:
+		c = schema.CompressionLZ4
+	case codecZstd:
+		c = schema.CompressionZstd
+	}
+	return Message{Metadata: m.meta, Body: m.body, Compression: c}, nil
 }
 
 func (d *Decoder) empty() arrow.RecordBatch {

@@ -78,6 +78,11 @@ func FuzzDecode(f *testing.F) {
 		if err == nil && len(rows) != int(data[0]) {
 			t.Fatalf("%d rows for count %d", len(rows), data[0])
 		}
+		// Split checks what Decode checks before loading: whatever Decode
+		// accepts, Split must accept too.
+		if _, serr := dec.Split(data[2:], int(data[0])); err == nil && data[0] > 0 && serr != nil {
+			t.Fatalf("Decode accepted what Split refused: %v", serr)
+		}
 		// arrow-go rounds allocations up to 64 bytes; leave room for that.
 		if m := alloc.max.Load(); m > limit+64 {
 			t.Fatalf("allocated %d bytes at once", m)

@@ -14,10 +14,11 @@ import java.util.Properties;
 /**
  * Reads the Flight SQL server through the Flight SQL JDBC driver, the way a
  * JDBC tool does: DatabaseMetaData.getTables and getColumns of one
- * database, then a query through a ResultSet, then a prepared query with a
- * typed parameter (setLong, which needs the server's parameter schema).
- * Prints one line per finding ("tables ...", "columns ...", "row ...",
- * "prepared ...", "refused ..."); the Go test
+ * database, then a query through a ResultSet, a scan of the log table
+ * "logs", then a prepared query with a typed parameter (setLong, which
+ * needs the server's parameter schema). Prints one line per finding
+ * ("tables ...", "columns ...", "row ...", "logs ...", "prepared ...",
+ * "refused ..."); the Go test
  * compares them. Any unexpected failure exits non-zero with its trace.
  *
  * <p>Usage: Check HOST:PORT USER PASSWORD DATABASE TABLE
@@ -56,6 +57,17 @@ public final class Check {
           System.out.println("row " + rs.getLong(1) + "|" + rs.getString(2) + "|" + rs.getBigDecimal(3));
         }
       }
+      // A plain scan of a log table: its log batches go out as Fluss
+      // stored them when the client can read them (uncompressed ones).
+      List<String> lines = new ArrayList<>();
+      try (Statement st = conn.createStatement();
+          ResultSet rs = st.executeQuery("SELECT * FROM " + db + ".logs")) {
+        while (rs.next()) {
+          lines.add(rs.getString(1));
+        }
+      }
+      lines.sort(null);
+      System.out.println("logs " + String.join(",", lines));
       try (PreparedStatement ps = conn.prepareStatement("SELECT name FROM " + db + "." + table + " WHERE id = ?")) {
         ps.setLong(1, 2L);
         try (ResultSet rs = ps.executeQuery()) {
