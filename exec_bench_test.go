@@ -333,6 +333,7 @@ func runLookups(b *testing.B, conc int, lookup func(i int) error) {
 		}
 	}
 	lat := make([]time.Duration, b.N)
+	b.ReportAllocs()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	errs := make(chan error, conc)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gofluss/fluss/flussrpc"
@@ -12,9 +13,10 @@ import (
 // Point and prefix lookups: planner.Lookup and planner.PrefixLookup.
 
 // distinctKeys binds keys and drops repeated ones (k IN (1, 1) returns the
-// row once, as in SQL).
-func distinctKeys(want, planCols []string, keys [][]planner.Value, b *binder) ([][]any, error) {
-	out := make([][]any, 0, len(keys))
+// row once, as in SQL). The keys are appended to out[:0], which may have
+// room for them.
+func distinctKeys(want, planCols []string, keys [][]planner.Value, b *binder, out [][]any) ([][]any, error) {
+	out = slices.Grow(out[:0], len(keys))
 	var seen map[string]bool
 	if len(keys) > 1 {
 		seen = make(map[string]bool, len(keys))
@@ -46,7 +48,9 @@ func (c *Session) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][
 		return nil, err
 	}
 	// The lookuper's key columns, without the copy KeyColumns makes.
-	keys, err := distinctKeys(h.t.Info().Descriptor.Schema.PrimaryKey, p.KeyColumns, p.Keys, b)
+	// A point lookup has one key, mostly: its list stays on the stack.
+	var one [1][]any
+	keys, err := distinctKeys(h.t.Info().Descriptor.Schema.PrimaryKey, p.KeyColumns, p.Keys, b, one[:0])
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +137,7 @@ func (c *Session) prefixLookup(ctx context.Context, p *planner.PrefixLookup, b *
 	if err != nil {
 		return nil, err
 	}
-	keys, err := distinctKeys(p.PrefixColumns, p.PrefixColumns, p.Prefixes, b)
+	keys, err := distinctKeys(p.PrefixColumns, p.PrefixColumns, p.Prefixes, b, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -17,9 +17,11 @@ type memRows struct {
 	// types describe cols for the ColumnType methods; made on first use,
 	// as most callers (a QueryRow) never ask.
 	types []typeconv.ColumnType
-	rows  [][]any
-	next  int
-	opts  typeconv.OutOptions
+	// conv converts the values of each column; made on the first row.
+	conv []func(any) (driver.Value, error)
+	rows [][]any
+	next int
+	opts typeconv.OutOptions
 }
 
 var (
@@ -73,15 +75,21 @@ func (r *memRows) Next(dest []driver.Value) error {
 	}
 	row := r.rows[r.next]
 	r.next++
-	return convertRow(r.cols, row, dest, r.opts)
+	return r.convert(row, dest)
 }
 
-// convertRow turns one row of codec values into database/sql values.
-func convertRow(cols []planner.Column, row []any, dest []driver.Value, opts typeconv.OutOptions) error {
+// convert turns one row of codec values into database/sql values.
+func (r *memRows) convert(row []any, dest []driver.Value) error {
+	if r.conv == nil {
+		r.conv = make([]func(any) (driver.Value, error), len(r.cols))
+		for i, c := range r.cols {
+			r.conv[i] = typeconv.Converter(c.Type, r.opts)
+		}
+	}
 	for i := range dest {
-		v, err := typeconv.FromValue(cols[i].Type, row[i], opts)
+		v, err := r.conv[i](row[i])
 		if err != nil {
-			return typeconv.WithColumn(err, cols[i].Name)
+			return typeconv.WithColumn(err, r.cols[i].Name)
 		}
 		dest[i] = v
 	}

@@ -48,7 +48,7 @@ const scanPrefetch = 2
 // scanRows streams the rows of a scan. A producer goroutine pulls chunks
 // from the source, filters and projects them, and hands them over a
 // channel of scanPrefetch chunks; Next converts one row at a time with
-// typeconv.FromValue.
+// typeconv.Converter.
 //
 // The query's context governs the whole life of the rows (database/sql
 // gives Next no context): when it ends, Next returns its error at once and
@@ -147,9 +147,15 @@ type pipelineState struct {
 // done reports whether LIMIT is reached (no more rows are wanted).
 func (s *pipelineState) done() bool { return s.pl.limit >= 0 && s.emitted >= s.pl.limit }
 
-// apply filters, skips, limits and projects one chunk.
+// apply filters, skips, limits and projects one chunk. A pipeline that
+// changes nothing hands the chunk on as it is.
 func (s *pipelineState) apply(in [][]any) ([][]any, error) {
 	pl := &s.pl
+	if pl.projectsOnly() && pl.proj == nil {
+		s.passed += int64(len(in))
+		s.emitted += int64(len(in))
+		return in, nil
+	}
 	out := make([][]any, 0, len(in))
 	for _, row := range in {
 		if s.done() {
@@ -220,7 +226,7 @@ func (r *scanRows) Next(dest []driver.Value) error {
 	row := r.cur[r.pos]
 	r.cur[r.pos] = nil
 	r.pos++
-	return convertRow(r.cols, row, dest, r.opts)
+	return r.convert(row, dest)
 }
 
 // Close stops the scan and releases the source. It is idempotent and

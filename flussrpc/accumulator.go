@@ -102,6 +102,7 @@ type accumulator struct {
 
 	mu         sync.Mutex
 	buckets    map[bucketKey]*writeBucket
+	whole      []*writeBucket // the buckets of the "" partition by number
 	order      []*writeBucket // buckets in creation order, for fair draining
 	incomplete map[*writeBatch]struct{}
 	flushing   int
@@ -192,27 +193,28 @@ func (e *accumulator) lockForAppend(ctx context.Context) error {
 	}
 }
 
-// bucketLocked returns the state of a bucket, creating it.
+// bucketLocked returns the state of a bucket, creating it. The buckets of
+// a table without partitions are also kept by number (e.whole), which
+// spares a map lookup per row.
 func (e *accumulator) bucketLocked(phys PhysicalPath, partitionID int64, bucket int32) *writeBucket {
+	whole := phys.Partition == "" && bucket >= 0
+	if whole && int(bucket) < len(e.whole) && e.whole[bucket] != nil {
+		return e.whole[bucket]
+	}
 	k := bucketKey{partition: phys.Partition, bucket: bucket}
-	if bs, ok := e.buckets[k]; ok {
-		return bs
+	bs, ok := e.buckets[k]
+	if !ok {
+		bs = &writeBucket{key: k, phys: phys, partitionID: partitionID, writerID: -1, lastAcked: -1}
+		e.buckets[k] = bs
+		e.order = append(e.order, bs)
 	}
-	bs := &writeBucket{key: k, phys: phys, partitionID: partitionID, writerID: -1, lastAcked: -1}
-	e.buckets[k] = bs
-	e.order = append(e.order, bs)
+	if whole {
+		if int(bucket) >= len(e.whole) {
+			e.whole = append(e.whole, make([]*writeBucket, int(bucket)+1-len(e.whole))...)
+		}
+		e.whole[bucket] = bs
+	}
 	return bs
-}
-
-// fullLocked reports whether the bucket's open batch has reached the
-// batch size (or the record cap), so the next record should start a new
-// batch.
-func (e *accumulator) fullLocked(bs *writeBucket) bool {
-	b := bs.open
-	if b == nil || b.records == 0 {
-		return false
-	}
-	return b.builder.sizeBytes() >= e.cfg.batchSize || e.cfg.maxRecords > 0 && b.records >= e.cfg.maxRecords
 }
 
 // closeOpenLocked moves the open batch to the send queue.
@@ -231,14 +233,11 @@ func (e *accumulator) closeOpenLocked(bs *writeBucket) {
 }
 
 // appendLocked adds n records to the bucket's open batch through add
-// (one row, or the rows of an Arrow record), closing a full batch first.
-// newBuilder makes the builder of a new batch. It returns the batch
-// holding the records. e.mu must be held.
+// (one row, or the rows of an Arrow record), and closes the batch once it
+// reaches the batch size (or the record cap), so that the next record
+// starts a new one. newBuilder makes the builder of a new batch. It
+// returns the batch holding the records. e.mu must be held.
 func (e *accumulator) appendLocked(bs *writeBucket, n int, newBuilder func() (batchBuilder, error), add func(batchBuilder) error) (*writeBatch, error) {
-	if e.fullLocked(bs) {
-		e.closeOpenLocked(bs)
-		e.signal()
-	}
 	if bs.open == nil {
 		bld, err := newBuilder()
 		if err != nil {
@@ -260,17 +259,21 @@ func (e *accumulator) appendLocked(bs *writeBucket, n int, newBuilder func() (ba
 		return nil, err
 	}
 	b.records += n
-	e.chargeLocked(b)
-	if e.fullLocked(bs) {
+	// The size is looked at once per record: for ARROW rows it is an
+	// estimate that walks the column builders now and then.
+	size := b.builder.sizeBytes()
+	e.chargeLocked(b, size)
+	if size >= e.cfg.batchSize || e.cfg.maxRecords > 0 && b.records >= e.cfg.maxRecords {
 		e.closeOpenLocked(bs)
 		e.signal()
 	}
 	return b, nil
 }
 
-// chargeLocked charges the growth of a batch to the buffer memory.
-func (e *accumulator) chargeLocked(b *writeBatch) {
-	if n := int64(b.builder.sizeBytes()); n > b.memory {
+// chargeLocked charges the growth of a batch to size bytes to the buffer
+// memory.
+func (e *accumulator) chargeLocked(b *writeBatch, size int) {
+	if n := int64(size); n > b.memory {
 		e.memUsed += n - b.memory
 		b.memory = n
 	}

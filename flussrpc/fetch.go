@@ -14,12 +14,15 @@ import (
 	"github.com/gofluss/fluss/flussrpc/pb"
 )
 
-// The fetch engine of a LogScanner, modelled on the Java LogFetcher: every
-// subscribed bucket that has no fetch in flight and no undrained data is
-// fetched from its leader; buckets are grouped into one FETCH_LOG per
-// tablet server, and a server gets no second request while one is
-// pending. Answers are buffered until Poll drains them; the buffer is
-// bounded in bytes by LogScanOptions.MaxBufferedBytes.
+// The fetch engine of a LogScanner, after the Java LogFetcher: every
+// subscribed bucket that has no fetch in flight is fetched from its
+// leader; buckets are grouped into one FETCH_LOG per tablet server, and a
+// server gets no second request while one is pending. Answers are
+// buffered until Poll drains them; the buffer is bounded in bytes by
+// LogScanOptions.MaxBufferedBytes. Unlike Java, a bucket whose answer
+// still waits in the buffer is fetched again from the end of that answer
+// (found from the batch headers alone), and the fetch goroutine sends the
+// next request itself, so that the server works while Poll decodes.
 
 // completedFetch is one bucket's answer waiting to be polled.
 type completedFetch struct {
@@ -31,6 +34,7 @@ type completedFetch struct {
 	line        codec.ServerLine
 	hw          int64
 	err         error
+	prep        *preparedFetch // nil: none started
 }
 
 // fetchEntry is one bucket of a fetch request.
@@ -60,7 +64,17 @@ func newFetcher(s *LogScanner) *fetcher {
 	return &fetcher{s: s, pendingNodes: make(map[int32]bool), lines: make(map[int32]codec.ServerLine)}
 }
 
-func (f *fetcher) close() { f.wg.Wait() }
+// close waits for the fetch goroutines and frees what is still buffered.
+func (f *fetcher) close() {
+	f.wg.Wait()
+	f.mu.Lock()
+	buf := f.buffer
+	f.buffer = nil
+	f.mu.Unlock()
+	for _, c := range buf {
+		c.prep.release()
+	}
+}
 
 // next pops the oldest buffered answer, or nil.
 func (f *fetcher) next() *completedFetch {
@@ -82,10 +96,17 @@ func (f *fetcher) bufferedCount() int {
 	return len(f.buffer)
 }
 
-// release accounts a drained answer and makes its bucket fetchable again.
-func (f *fetcher) release(c *completedFetch, b *scanBucket) {
+// release accounts a drained answer. consumed is false when the bucket
+// did not move to the end of the answer (stale, failed or truncated): the
+// bucket then stops fetching until it can restart from its position.
+func (f *fetcher) release(c *completedFetch, b *scanBucket, consumed bool) {
+	c.prep.release()
+	n := len(c.records)
+	if c.prep != nil {
+		n += c.prep.decoded
+	}
 	f.mu.Lock()
-	f.bufferedBytes -= len(c.records)
+	f.bufferedBytes -= n
 	f.mu.Unlock()
 	if b == nil {
 		return
@@ -93,12 +114,41 @@ func (f *fetcher) release(c *completedFetch, b *scanBucket) {
 	s := f.s
 	s.mu.Lock()
 	if b.epoch == c.epoch {
-		b.busy = false
+		b.queued--
 		if c.err == nil {
 			b.retry = 0
 		}
+		b.stalled = b.stalled || !consumed
+		b.resync()
 	}
 	s.mu.Unlock()
+}
+
+// fetchable reports whether the bucket may be fetched now.
+func (b *scanBucket) fetchable(now time.Time) bool {
+	return !b.inFlight && !b.stalled && !b.done && (b.end < 0 || b.fetchPos < b.end) && !now.Before(b.backoff)
+}
+
+// resync restarts a stalled bucket from its position once nothing of it is
+// pending or buffered any more.
+func (b *scanBucket) resync() {
+	if b.stalled && b.queued == 0 && !b.inFlight {
+		b.stalled = false
+		b.fetchPos = b.pos
+	}
+}
+
+// received records an answer with data for the bucket: the next fetch
+// starts after its last whole batch, or, when it holds none, once Poll
+// has dealt with it (which grows the fetch size of a truncated batch).
+func (b *scanBucket) received(records []byte, line codec.ServerLine) {
+	b.inFlight = false
+	b.queued++
+	if next, ok := nextFetchOffset(records, line); ok {
+		b.fetchPos = max(b.fetchPos, next)
+	} else {
+		b.stalled = true
+	}
 }
 
 // push buffers an answer and wakes Poll.
@@ -129,7 +179,7 @@ func (f *fetcher) sendReady(ctx context.Context) {
 	var cands []cand
 	s.mu.Lock()
 	for id, b := range s.buckets {
-		if !b.busy && !b.done && !now.Before(b.backoff) {
+		if b.fetchable(now) {
 			cands = append(cands, cand{id, b.path, b.epoch})
 		}
 	}
@@ -164,14 +214,14 @@ func (f *fetcher) sendReady(ctx context.Context) {
 		s.mu.Lock()
 		for _, e := range entries {
 			b := s.buckets[e.id]
-			if b == nil || b.epoch != e.epoch || b.busy || b.done {
+			if b == nil || b.epoch != e.epoch || !b.fetchable(now) {
 				continue
 			}
 			if s.closed {
 				break
 			}
-			b.busy = true
-			e.fetchOffset = b.pos
+			b.inFlight = true
+			e.fetchOffset = b.fetchPos
 			e.fetchBytes = b.fetchBytes
 			claimed = append(claimed, e)
 		}
@@ -196,11 +246,37 @@ func (f *fetcher) nodeDone(id int32) {
 	f.s.signal()
 }
 
-// run performs one fetch request and buffers its answers.
+// nextFetchOffset returns the offset after the last whole batch of an
+// answer, reading only the batch headers; false when there is none or
+// the bytes are damaged (Poll reports that when it gets there).
+func nextFetchOffset(records []byte, line codec.ServerLine) (int64, bool) {
+	it := codec.NewLogBatchIterator(records, line)
+	next, ok := int64(0), false
+	for {
+		b, more := it.Next()
+		if !more {
+			return next, ok && it.Err() == nil
+		}
+		if b.Header.BaseOffset < 0 || b.Header.LastOffsetDelta < 0 {
+			return 0, false
+		}
+		next, ok = max(next, b.Header.NextOffset()), true
+	}
+}
+
+// run performs one fetch request and buffers its answers; when some
+// carried data, it sends the next requests at once rather than waiting
+// for Poll.
 func (f *fetcher) run(node ServerNode, entries []fetchEntry) {
 	defer f.wg.Done()
-	defer f.nodeDone(node.ID)
 	s := f.s
+	gotData := false
+	defer func() {
+		f.nodeDone(node.ID)
+		if gotData && s.ctx.Err() == nil {
+			f.sendReady(s.ctx)
+		}
+	}()
 	req := f.request(entries)
 	var resp pb.FetchLogResponse
 	err := callNode(s.ctx, s.t.c, node, rpcFetchLog, req, &resp)
@@ -230,7 +306,7 @@ func (f *fetcher) run(node ServerNode, entries []fetchEntry) {
 			f.bucketFailed(e, fmt.Errorf("flussrpc: %s sent no fetch answer for bucket %d of %s", node.UID(), e.id.bucket, e.path), true)
 			continue
 		}
-		f.handle(e, br, line)
+		gotData = f.handle(e, br, line) || gotData
 	}
 }
 
@@ -285,15 +361,16 @@ func (f *fetcher) lineOf(node ServerNode) codec.ServerLine {
 	return l
 }
 
-// handle processes one bucket's answer.
-func (f *fetcher) handle(e fetchEntry, br *pb.PbFetchLogRespForBucket, line codec.ServerLine) {
+// handle processes one bucket's answer and reports whether it buffered
+// data.
+func (f *fetcher) handle(e fetchEntry, br *pb.PbFetchLogRespForBucket, line codec.ServerLine) bool {
 	if err := ErrorFromCode(br.GetErrorCode(), br.GetErrorMessage()); err != nil {
 		if errors.Is(err, ErrLogOffsetOutOfRange) {
 			f.outOfRange(e, err)
-			return
+			return false
 		}
 		f.bucketFailed(e, err, true)
-		return
+		return false
 	}
 	c := &completedFetch{id: e.id, epoch: e.epoch, fetchOffset: e.fetchOffset, line: line, hw: br.GetHighWatermark()}
 	switch {
@@ -306,15 +383,35 @@ func (f *fetcher) handle(e fetchEntry, br *pb.PbFetchLogRespForBucket, line code
 		f.remoteReads.Add(1)
 		if c.err == nil && len(recs) == 0 {
 			f.idle(e)
-			return
+			return false
 		}
 	case len(br.GetRecords()) > 0:
 		c.records = br.GetRecords()
 	default:
 		f.idle(e)
-		return
+		return false
+	}
+	s := f.s
+	s.mu.Lock()
+	b := s.buckets[e.id]
+	live := b != nil && b.epoch == e.epoch
+	end := int64(-1)
+	if live && c.err != nil {
+		b.inFlight, b.stalled = false, true
+		b.queued++
+	} else if live {
+		b.received(c.records, line)
+		end = b.end
+	}
+	s.mu.Unlock()
+	if !live {
+		return false
+	}
+	if c.err == nil {
+		f.prepare(c, e.fetchOffset, end)
 	}
 	f.push(c)
+	return true
 }
 
 // idle marks a bucket fetchable again after an answer without data.
@@ -322,8 +419,9 @@ func (f *fetcher) idle(e fetchEntry) {
 	s := f.s
 	s.mu.Lock()
 	if b := s.buckets[e.id]; b != nil && b.epoch == e.epoch {
-		b.busy = false
+		b.inFlight = false
 		b.retry = 0
+		b.resync()
 	}
 	s.mu.Unlock()
 }
@@ -343,20 +441,23 @@ func (f *fetcher) bucketFailed(e fetchEntry, err error, claimed bool) {
 		s.mu.Unlock()
 		return
 	}
+	if claimed {
+		b.inFlight = false
+	}
 	b.retry++
 	if retriable && b.retry < retryAttempts {
 		d := min(retryFirstDelay<<min(b.retry-1, 5), retryMaxDelay)
 		b.backoff = time.Now().Add(d)
-		if claimed {
-			b.busy = false
-		}
 		s.mu.Unlock()
 		time.AfterFunc(d, s.signal) // wake a waiting Poll to retry
 		return
 	}
-	b.busy = true // until the error is polled
+	// No fetch until the error is polled; it is polled where the bucket's
+	// answers buffered before it end.
+	b.stalled = true
+	b.queued++
 	b.retry = 0
-	pos := b.pos
+	pos := b.fetchPos
 	s.mu.Unlock()
 	f.push(&completedFetch{id: e.id, epoch: e.epoch, fetchOffset: pos, err: err})
 }
@@ -380,10 +481,17 @@ func (f *fetcher) outOfRange(e fetchEntry, cause error) {
 	lo, hi := earliest[e.id.bucket], latest[e.id.bucket]
 	if e.fetchOffset >= 0 && e.fetchOffset < lo {
 		s.mu.Lock()
-		if b := s.buckets[e.id]; b != nil && b.epoch == e.epoch && b.pos == e.fetchOffset {
-			b.pos = lo
-			b.busy = false
-			b.done = b.end >= 0 && b.pos >= b.end
+		if b := s.buckets[e.id]; b != nil && b.epoch == e.epoch {
+			b.inFlight = false
+			if b.pos == e.fetchOffset && b.queued == 0 {
+				b.pos, b.fetchPos = lo, lo
+				b.done = b.end >= 0 && b.pos >= b.end
+			} else {
+				// Answers before this one are still to be polled: move
+				// once they are, should the position still be expired.
+				b.stalled = true
+				b.resync()
+			}
 		}
 		s.mu.Unlock()
 		s.signal()

@@ -351,3 +351,62 @@ func hasOtherSchema(data []byte) bool {
 		}
 	}
 }
+
+// A bucket is fetched again from the end of its last answer while that
+// answer still waits to be polled, by the fetcher itself; an answer that
+// holds only the start of a batch stops that until Poll has seen it.
+func TestFetchPipelined(t *testing.T) {
+	f := newFakeCluster(t, 2, APIKeyFetchLog, APIKeyListOffsets)
+	s, err := f.table(testDesc(t)).NewLogScanner(LogScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if err := s.Subscribe(ctx, 0, ScanFromOffset(0)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Poll(ctx, 0); err != nil { // sends the first fetch
+		t.Fatal(err)
+	}
+	r, off := f.fetchFor(0)
+	if off != 0 {
+		t.Fatalf("first fetch asks offset %d", off)
+	}
+	replyFetch(r, map[int32]fetchAnswer{0: {records: testBatch(t, 0, 5)}})
+	r, off = f.fetchFor(0) // nobody polls meanwhile
+	if off != 5 {
+		t.Fatalf("pipelined fetch asks offset %d, want 5", off)
+	}
+	big := testBatch(t, 7, 3)
+	replyFetch(r, map[int32]fetchAnswer{0: {records: append(testBatch(t, 5, 2), big[:20]...)}})
+	r, off = f.fetchFor(0)
+	if off != 7 {
+		t.Fatalf("third fetch asks offset %d, want 7", off)
+	}
+	replyFetch(r, map[int32]fetchAnswer{0: {records: big[:30]}}) // no whole batch
+	f.ExpectNone(200 * time.Millisecond)
+	if got := pollOffsets(t, s, 7); len(got) != 7 || got[0] != 0 || got[6] != 6 {
+		t.Fatalf("polled %v, want offsets 0..6", got)
+	}
+	done := make(chan []int64)
+	go func() { done <- pollOffsets(t, s, 3) }()
+	r, off = f.fetchFor(0)
+	if off != 7 || fetchBytesOf(fetchReq(t, r), 0) != 2*DefaultScanMaxBucketFetchBytes {
+		t.Fatalf("fetch after the truncated answer asks offset %d with %d bytes", off, fetchBytesOf(fetchReq(t, r), 0))
+	}
+	replyFetch(r, map[int32]fetchAnswer{0: {records: big}})
+	if got := <-done; len(got) != 3 || got[0] != 7 {
+		t.Fatalf("polled %v, want 7..9", got)
+	}
+}
+
+// fetchBytesOf is the max_fetch_bytes a request asks for bucket.
+func fetchBytesOf(req *pb.FetchLogRequest, bucket int32) int32 {
+	for _, b := range req.GetTablesReq()[0].GetBucketsReq() {
+		if b.GetBucketId() == bucket {
+			return b.GetMaxFetchBytes()
+		}
+	}
+	return 0
+}

@@ -189,9 +189,11 @@ type serverQueue struct {
 // lookuper has its own, so plain and insert-if-not-exists lookups never
 // share a request.
 type lookupDispatcher struct {
-	c       *Client
-	kind    lookupKind
-	tableID int64
+	c    *Client
+	kind lookupKind
+	// tableID is the request field, shared by every request (marshaling
+	// only reads it).
+	tableID *int64
 	opts    LookupOptions
 	insert  *insertSettings // point lookups that insert missing keys; nil = plain
 
@@ -200,7 +202,7 @@ type lookupDispatcher struct {
 }
 
 func newLookupDispatcher(c *Client, kind lookupKind, tableID int64, opts LookupOptions) *lookupDispatcher {
-	return &lookupDispatcher{c: c, kind: kind, tableID: tableID, opts: opts.withDefaults(), queues: make(map[int32]*serverQueue)}
+	return &lookupDispatcher{c: c, kind: kind, tableID: proto.Int64(tableID), opts: opts.withDefaults(), queues: make(map[int32]*serverQueue)}
 }
 
 // submit routes the calls to their bucket leaders and queues them there.
@@ -334,6 +336,11 @@ type bucketCalls struct {
 }
 
 func groupByBucket(batch []*lookupCall) []*bucketCalls {
+	if len(batch) == 1 {
+		// One lookup at a time: its request needs no index of buckets.
+		c := batch[0]
+		return []*bucketCalls{{key: partitionBucket{c.partitionID, c.bucket}, calls: batch}}
+	}
 	idx := make(map[partitionBucket]int)
 	var groups []*bucketCalls
 	for _, c := range batch {
@@ -430,7 +437,7 @@ func newBucketResult(bucket int32, partition *int64, code int32, msg string) (pa
 }
 
 func (d *lookupDispatcher) sendPoint(ctx context.Context, node ServerNode, groups []*bucketCalls) (map[partitionBucket]bucketResult, error) {
-	req := &pb.LookupRequest{TableId: proto.Int64(d.tableID)}
+	req := &pb.LookupRequest{TableId: d.tableID}
 	if d.insert != nil {
 		req.InsertIfNotExists = proto.Bool(true)
 		req.Acks = proto.Int32(d.insert.acks)
@@ -461,7 +468,7 @@ func (d *lookupDispatcher) sendPoint(ctx context.Context, node ServerNode, group
 }
 
 func (d *lookupDispatcher) sendPrefix(ctx context.Context, node ServerNode, groups []*bucketCalls) (map[partitionBucket]bucketResult, error) {
-	req := &pb.PrefixLookupRequest{TableId: proto.Int64(d.tableID)}
+	req := &pb.PrefixLookupRequest{TableId: d.tableID}
 	for _, g := range groups {
 		bucket, partition, keys := g.request()
 		req.BucketsReq = append(req.BucketsReq, &pb.PbPrefixLookupReqForBucket{BucketId: bucket, PartitionId: partition, Keys: keys})

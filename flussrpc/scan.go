@@ -147,9 +147,16 @@ type scanBucket struct {
 	pos   int64 // next offset to read, or EarliestOffset
 	end   int64 // bounded scans: stop here; -1 unbounded
 	epoch uint64
-	// busy is set while a fetch for the bucket is in flight or its answer
-	// waits in the buffer: a bucket is fetched again only once drained.
-	busy    bool
+	// fetchPos is where the next fetch of the bucket starts: the end of
+	// the last answer received, which may still wait in the buffer, so
+	// that the next fetch is on the wire while Poll decodes the last one.
+	fetchPos int64
+	inFlight bool // a fetch of the bucket is pending
+	queued   int  // answers of the bucket (data or error) in the buffer
+	// stalled stops fetching until the buffer holds nothing of the bucket
+	// and fetchPos is moved back to pos: the last answer ended inside a
+	// batch, failed, or was not read from where the consumer stands.
+	stalled bool
 	done    bool
 	backoff time.Time
 	retry   int // consecutive retriable failures
@@ -162,8 +169,9 @@ type scanBucket struct {
 // LogScanner reads the log of a table (its changelog, for primary-key
 // tables) bucket by bucket. Subscribe to buckets, then call Poll (or
 // PollArrow) repeatedly. Fetches run in the background: one request in
-// flight per tablet server at a time, sent before Poll returns so that
-// the network overlaps with processing. A LogScanner is safe for
+// flight per tablet server at a time, the next one sent as soon as an
+// answer with data arrived (while the buffer holds less than
+// MaxBufferedBytes), so that the network overlaps with decoding. A LogScanner is safe for
 // concurrent use, but records of one bucket are only in order within one
 // goroutine's sequence of Poll calls. Close it when done.
 type LogScanner struct {
@@ -228,7 +236,7 @@ func (s *LogScanner) Subscribe(ctx context.Context, bucket int32, start ScanStar
 	if s.t.info.Descriptor.IsPartitioned() {
 		return fmt.Errorf("flussrpc: %s is partitioned; use SubscribePartition", s.t.info.Path)
 	}
-	return s.subscribe(ctx, "", bucket, start)
+	return s.subscribe(ctx, "", []int32{bucket}, start)
 }
 
 // SubscribePartition starts reading a bucket of one partition (by its
@@ -240,7 +248,7 @@ func (s *LogScanner) SubscribePartition(ctx context.Context, partition string, b
 	if partition == "" {
 		return errors.New("flussrpc: SubscribePartition needs a partition name")
 	}
-	return s.subscribe(ctx, partition, bucket, start)
+	return s.subscribe(ctx, partition, []int32{bucket}, start)
 }
 
 // SubscribeAll subscribes every bucket of the table or, for a partitioned
@@ -257,87 +265,109 @@ func (s *LogScanner) SubscribeAll(ctx context.Context, start ScanStart) error {
 			parts = append(parts, p.Name())
 		}
 	}
+	buckets := make([]int32, s.t.info.NumBuckets())
+	for b := range buckets {
+		buckets[b] = int32(b)
+	}
 	for _, p := range parts {
-		for b := 0; b < s.t.info.NumBuckets(); b++ {
-			if err := s.subscribe(ctx, p, int32(b), start); err != nil {
-				return err
-			}
+		if err := s.subscribe(ctx, p, buckets, start); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func (s *LogScanner) subscribe(ctx context.Context, partition string, bucket int32, start ScanStart) error {
-	if bucket < 0 || int(bucket) >= s.t.info.NumBuckets() {
-		return fmt.Errorf("flussrpc: bucket %d out of range for %s (%d buckets)", bucket, s.t.info.Path, s.t.info.NumBuckets())
+// subscribe subscribes buckets of one partition ("" if none) at start,
+// resolving the positions of all of them together.
+func (s *LogScanner) subscribe(ctx context.Context, partition string, buckets []int32, start ScanStart) error {
+	for _, bucket := range buckets {
+		if bucket < 0 || int(bucket) >= s.t.info.NumBuckets() {
+			return fmt.Errorf("flussrpc: bucket %d out of range for %s (%d buckets)", bucket, s.t.info.Path, s.t.info.NumBuckets())
+		}
 	}
 	path := PhysicalPath{TablePath: s.t.info.Path, Partition: partition}
-	pos, end, err := s.resolveStart(ctx, path, bucket, start)
+	pos, end, err := s.resolveStart(ctx, path, buckets, start)
 	if err != nil {
 		return err
 	}
-	id := bucketKey{partition, bucket}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return ErrScannerClosed
 	}
-	s.nextEpoch++
-	b := &scanBucket{id: id, path: path, pos: pos, end: end, epoch: s.nextEpoch}
-	b.done = end >= 0 && pos >= end
-	s.buckets[id] = b
+	for i, bucket := range buckets {
+		id := bucketKey{partition, bucket}
+		s.nextEpoch++
+		b := &scanBucket{id: id, path: path, pos: pos[i], fetchPos: pos[i], end: end[i], epoch: s.nextEpoch}
+		b.done = end[i] >= 0 && pos[i] >= end[i]
+		s.buckets[id] = b
+	}
 	s.signal()
 	return nil
 }
 
-// resolveStart turns a start position into a fetch offset, and for
-// bounded scans also takes the bucket's current end.
-func (s *LogScanner) resolveStart(ctx context.Context, path PhysicalPath, bucket int32, start ScanStart) (pos, end int64, err error) {
-	end = -1
-	list := func(spec OffsetSpec) (int64, error) {
-		m, err := s.t.c.Admin().ListOffsets(ctx, path.TablePath, path.Partition, []int32{bucket}, spec)
+// resolveStart turns a start position into fetch offsets of buckets, and
+// for bounded scans also takes the buckets' current ends: one ListOffsets
+// request per kind of offset for all of them.
+func (s *LogScanner) resolveStart(ctx context.Context, path PhysicalPath, buckets []int32, start ScanStart) (pos, end []int64, err error) {
+	list := func(spec OffsetSpec) ([]int64, error) {
+		m, err := s.t.c.Admin().ListOffsets(ctx, path.TablePath, path.Partition, buckets, spec)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		off, ok := m[bucket]
-		if !ok {
-			return 0, fmt.Errorf("flussrpc: no %s offset reported for bucket %d of %s", spec, bucket, path)
+		out := make([]int64, len(buckets))
+		for i, b := range buckets {
+			off, ok := m[b]
+			if !ok {
+				return nil, fmt.Errorf("flussrpc: no %s offset reported for bucket %d of %s", spec, b, path)
+			}
+			out[i] = off
 		}
-		return off, nil
+		return out, nil
 	}
+	fill := func(v int64) []int64 {
+		out := make([]int64, len(buckets))
+		for i := range out {
+			out[i] = v
+		}
+		return out
+	}
+	end = fill(-1)
 	if s.opts.Bounded {
 		if end, err = list(OffsetLatest()); err != nil {
-			return 0, 0, err
+			return nil, nil, err
 		}
 		if s.opts.Stop.atTime {
 			at, err := list(OffsetAtTimestamp(s.opts.Stop.ms))
 			if err != nil {
-				return 0, 0, err
+				return nil, nil, err
 			}
-			if at >= 0 && at < end {
-				end = at
+			for i := range end {
+				if at[i] >= 0 && at[i] < end[i] {
+					end[i] = at[i]
+				}
 			}
 		}
 	}
 	switch start.kind {
 	case startEarliest:
 		if !s.opts.Bounded {
-			return EarliestOffset, end, nil
+			return fill(EarliestOffset), end, nil
 		}
 		// A bounded scan needs a concrete start to know it is at the end.
 		pos, err = list(OffsetEarliest())
 	case startLatest:
 		if s.opts.Bounded {
-			return end, end, nil
+			return slices.Clone(end), end, nil
 		}
 		pos, err = list(OffsetLatest())
 	case startTimestamp:
 		pos, err = list(OffsetAtTimestamp(start.value))
 	default:
 		if start.value < 0 {
-			return 0, 0, fmt.Errorf("flussrpc: negative start offset %d", start.value)
+			return nil, nil, fmt.Errorf("flussrpc: negative start offset %d", start.value)
 		}
-		pos = start.value
+		pos = fill(start.value)
 	}
 	return pos, end, err
 }
@@ -391,14 +421,17 @@ func (s *LogScanner) signal() {
 	}
 }
 
-// Poll returns the records fetched so far, waiting up to maxWait for some
-// to arrive (not at all when maxWait <= 0). It returns an empty slice and
+// Poll returns the records of the oldest buffered fetch answer that has
+// any (one bucket's answer, of about MaxBucketFetchBytes of log data, so
+// that the records a caller holds at a time stay bounded), waiting up to
+// maxWait for one to arrive (not at all when maxWait <= 0). It returns an empty slice and
 // no error when none came in time, io.EOF once a bounded scan is done, and
 // ctx's error promptly when ctx ends. Records of a bucket come in offset
 // order; buckets interleave. When decoding a bucket's data fails, the
 // records decoded before are returned together with the error; the bucket
 // is fetched again (and fails again) on the next Poll unless unsubscribed.
 func (s *LogScanner) Poll(ctx context.Context, maxWait time.Duration) ([]ScanRecord, error) {
+	s.dec.decodeAhead.Store(true)
 	var out []ScanRecord
 	err := s.poll(ctx, maxWait, func(c *completedFetch, cur readWindow) (bool, int64, error) {
 		n := len(out)
@@ -466,7 +499,8 @@ type readWindow struct {
 // output and the offset to continue from.
 type takeFunc func(c *completedFetch, cur readWindow) (got bool, next int64, err error)
 
-// drain hands the buffered fetches to take, in arrival order.
+// drain hands the buffered fetches to take, in arrival order, until one
+// produced output.
 func (s *LogScanner) drain(take takeFunc) (bool, error) {
 	got := false
 	for {
@@ -483,22 +517,23 @@ func (s *LogScanner) drain(take takeFunc) (bool, error) {
 		}
 		s.mu.Unlock()
 		if !live {
-			s.fetch.release(c, b)
+			s.fetch.release(c, b, false)
 			continue
 		}
 		if c.err != nil {
-			s.fetch.release(c, b)
+			s.fetch.release(c, b, false)
 			return got, fmt.Errorf("flussrpc: scanning bucket %d of %s: %w", c.id.bucket, b.path, c.err)
 		}
 		ok, next, err := take(c, cur)
+		consumed := err == nil
 		if errors.Is(err, errTruncatedBatch) {
 			err = s.growFetch(b, len(c.records))
 		} else if err == nil {
 			s.advance(b, next)
 		}
-		s.fetch.release(c, b)
+		s.fetch.release(c, b, consumed)
 		got = got || ok
-		if err != nil {
+		if got || err != nil {
 			return got, err
 		}
 	}

@@ -85,12 +85,14 @@ func (s *LogScanner) ArrowSchema() (*arrow.Schema, error) {
 
 // pollArrow is PollArrow, and PollArrowIPC when ipc is not nil.
 func (s *LogScanner) pollArrow(ctx context.Context, maxWait time.Duration, ipc *ArrowIPCOptions) ([]ArrowScanBatch, error) {
+	// Batches handed out as IPC messages need no decoding ahead.
+	s.dec.decodeAhead.Store(ipc == nil)
 	var out []ArrowScanBatch
 	err := s.poll(ctx, maxWait, func(c *completedFetch, cur readWindow) (bool, int64, error) {
 		n := len(out)
-		next, err := s.dec.eachBatch(c, cur, func(b *codec.LogBatch) error {
+		next, err := s.dec.eachBatch(c, cur, func(b *codec.LogBatch, p *preparedBatch) error {
 			var err error
-			out, err = s.dec.arrowBatch(ctx, out, b, c.remote, cur, ipc)
+			out, err = s.dec.arrowBatch(ctx, out, b, c.remote, cur, ipc, p)
 			return err
 		})
 		return len(out) > n, next, err
@@ -99,8 +101,9 @@ func (s *LogScanner) pollArrow(ctx context.Context, maxWait time.Duration, ipc *
 }
 
 // arrowBatch appends the part of b inside cur as an ArrowScanBatch: its
-// IPC message when ipc allows (see PollArrowIPC), else a record.
-func (d *scanDecoders) arrowBatch(ctx context.Context, out []ArrowScanBatch, b *codec.LogBatch, remote bool, cur readWindow, ipc *ArrowIPCOptions) ([]ArrowScanBatch, error) {
+// IPC message when ipc allows (see PollArrowIPC), else a record (the one
+// prepared in p, if any).
+func (d *scanDecoders) arrowBatch(ctx context.Context, out []ArrowScanBatch, b *codec.LogBatch, remote bool, cur readWindow, ipc *ArrowIPCOptions, p *preparedBatch) ([]ArrowScanBatch, error) {
 	h := &b.Header
 	if h.RecordCount == 0 {
 		return out, nil
@@ -124,7 +127,7 @@ func (d *scanDecoders) arrowBatch(ctx context.Context, out []ArrowScanBatch, b *
 	var cts []codec.ChangeType
 	var err error
 	if d.arrow != nil {
-		rec, cts, err = d.arrow.record(ctx, b, remote)
+		rec, cts, err = d.arrow.record(ctx, b, remote, p)
 	} else {
 		rec, cts, err = d.rowRecord(ctx, b)
 	}
@@ -204,11 +207,12 @@ type arrowDecoderKey struct {
 	projected bool
 }
 
-// arrowSchemaDecoder decodes batches of one schema id. Decoders are not safe for
-// concurrent use, hence the mutex.
+// arrowSchemaDecoder decodes batches of one schema id. An arrowipc.Decoder
+// is not safe for concurrent use, so it keeps a free list of them: one per
+// goroutine decoding at the same time (each bucket's answer is prepared on
+// a goroutine of its own, see prepare).
 type arrowSchemaDecoder struct {
-	mu  sync.Mutex
-	dec *arrowipc.Decoder
+	cols []schema.Column // of the decoded batches
 	// full decodes (projected == false) hold the mapping from the batch's
 	// schema to the table's; projected decodes hold server columns in
 	// ascending position order.
@@ -217,6 +221,74 @@ type arrowSchemaDecoder struct {
 	// asIs is set when batches decode to exactly the scan's columns: their
 	// IPC messages can be handed out as they are.
 	asIs bool
+
+	mu     sync.Mutex
+	free   []*arrowipc.Decoder
+	closed bool
+}
+
+// get returns an idle decoder, made on demand.
+func (d *arrowSchemaDecoder) get() (*arrowipc.Decoder, error) {
+	d.mu.Lock()
+	if n := len(d.free); n > 0 {
+		dec := d.free[n-1]
+		d.free = d.free[:n-1]
+		d.mu.Unlock()
+		return dec, nil
+	}
+	d.mu.Unlock()
+	return arrowipc.NewDecoder(d.cols, memory.DefaultAllocator, arrowipc.Limits{})
+}
+
+// put returns a decoder got from get.
+func (d *arrowSchemaDecoder) put(dec *arrowipc.Decoder) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		dec.Release()
+		return
+	}
+	d.free = append(d.free, dec)
+}
+
+func (d *arrowSchemaDecoder) release() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.closed = true
+	for _, dec := range d.free {
+		dec.Release()
+	}
+	d.free = nil
+}
+
+// decode decodes an ARROW batch into a record of the batch's columns.
+func (d *arrowSchemaDecoder) decode(b *codec.LogBatch) (arrow.RecordBatch, []codec.ChangeType, error) {
+	dec, err := d.get()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer d.put(dec)
+	return dec.DecodeLogBatch(b)
+}
+
+// appendRows converts a record from decode to rows.
+func (d *arrowSchemaDecoder) appendRows(dst [][]any, rec arrow.RecordBatch) ([][]any, error) {
+	dec, err := d.get()
+	if err != nil {
+		return dst, err
+	}
+	defer d.put(dec)
+	return dec.AppendRows(dst, rec)
+}
+
+// split checks an ARROW batch's IPC message without decoding it.
+func (d *arrowSchemaDecoder) split(payload []byte, records int) (arrowipc.Message, error) {
+	dec, err := d.get()
+	if err != nil {
+		return arrowipc.Message{}, err
+	}
+	defer d.put(dec)
+	return dec.Split(payload, records)
 }
 
 func newArrowScanDecoders(t *Table, proj projection) (*arrowScanDecoders, error) {
@@ -231,9 +303,7 @@ func (a *arrowScanDecoders) release() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, d := range a.decs {
-		d.mu.Lock()
-		d.dec.Release()
-		d.mu.Unlock()
+		d.release()
 	}
 	a.decs = nil
 }
@@ -252,36 +322,52 @@ func (a *arrowScanDecoders) decoder(ctx context.Context, schemaID int16, project
 	if err != nil {
 		return nil, err
 	}
-	cols := src.Columns
-	d = &arrowSchemaDecoder{projected: projected}
+	d = &arrowSchemaDecoder{projected: projected, cols: src.Columns}
 	if projected {
 		// The server applies the positions to each batch's own schema.
-		if cols, _, err = arrowipc.Project(src.Columns, a.proj.sorted); err != nil {
+		if d.cols, _, err = arrowipc.Project(src.Columns, a.proj.sorted); err != nil {
 			return nil, fmt.Errorf("flussrpc: projection on schema %d of %s: %w", schemaID, a.t.info.Path, err)
 		}
 	} else {
 		d.m = newEvolveMap(&src, &a.t.info.Descriptor.Schema)
 	}
-	if d.dec, err = arrowipc.NewDecoder(cols, memory.DefaultAllocator, arrowipc.Limits{}); err != nil {
+	// One decoder now, so that a column type it cannot read fails here.
+	dec, err := arrowipc.NewDecoder(d.cols, memory.DefaultAllocator, arrowipc.Limits{})
+	if err != nil {
 		return nil, fmt.Errorf("flussrpc: schema %d of %s: %w", schemaID, a.t.info.Path, err)
 	}
-	d.asIs = a.decodesAsIs(d)
+	d.free = append(d.free, dec)
+	d.asIs = a.decodesAsIs(d, dec.Schema())
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.decs == nil {
-		d.dec.Release()
+		d.release()
 		return nil, ErrScannerClosed
 	}
 	if have, ok := a.decs[k]; ok {
-		d.dec.Release()
+		d.release()
 		return have, nil
 	}
 	a.decs[k] = d
 	return d, nil
 }
 
+// raw returns the record of an ARROW batch in the batch's own columns,
+// from its preparation when there is one, and the decoder of its schema.
+func (a *arrowScanDecoders) raw(ctx context.Context, b *codec.LogBatch, remote bool, p *preparedBatch) (arrow.RecordBatch, []codec.ChangeType, *arrowSchemaDecoder, error) {
+	d, err := a.decoder(ctx, b.Header.SchemaID, a.proj.pushdown && !remote)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if rec, cts := p.take(); rec != nil {
+		return rec, cts, d, nil
+	}
+	rec, cts, err := d.decode(b)
+	return rec, cts, d, err
+}
+
 // rows appends the records of an ARROW batch inside cur to out.
-func (a *arrowScanDecoders) rows(ctx context.Context, out []ScanRecord, b *codec.LogBatch, remote bool, cur readWindow) ([]ScanRecord, error) {
+func (a *arrowScanDecoders) rows(ctx context.Context, out []ScanRecord, b *codec.LogBatch, remote bool, cur readWindow, p *preparedBatch) ([]ScanRecord, error) {
 	h := &b.Header
 	if h.RecordCount == 0 {
 		return out, nil
@@ -290,17 +376,12 @@ func (a *arrowScanDecoders) rows(ctx context.Context, out []ScanRecord, b *codec
 	if lo >= hi {
 		return out, nil
 	}
-	cts, msg, err := b.ArrowPayload()
+	rec, cts, d, err := a.raw(ctx, b, remote, p)
 	if err != nil {
 		return out, err
 	}
-	d, err := a.decoder(ctx, h.SchemaID, a.proj.pushdown && !remote)
-	if err != nil {
-		return out, err
-	}
-	d.mu.Lock()
-	rows, err := d.dec.DecodeRows(nil, msg, int(h.RecordCount))
-	d.mu.Unlock()
+	rows, err := d.appendRows(nil, rec)
+	rec.Release()
 	if err != nil {
 		return out, err
 	}
@@ -324,15 +405,8 @@ func (a *arrowScanDecoders) rows(ctx context.Context, out []ScanRecord, b *codec
 }
 
 // record decodes an ARROW batch into a record of the scan's columns.
-func (a *arrowScanDecoders) record(ctx context.Context, b *codec.LogBatch, remote bool) (arrow.RecordBatch, []codec.ChangeType, error) {
-	h := &b.Header
-	d, err := a.decoder(ctx, h.SchemaID, a.proj.pushdown && !remote)
-	if err != nil {
-		return nil, nil, err
-	}
-	d.mu.Lock()
-	rec, cts, err := d.dec.DecodeLogBatch(b)
-	d.mu.Unlock()
+func (a *arrowScanDecoders) record(ctx context.Context, b *codec.LogBatch, remote bool, p *preparedBatch) (arrow.RecordBatch, []codec.ChangeType, error) {
+	rec, cts, d, err := a.raw(ctx, b, remote, p)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -367,10 +441,9 @@ func (a *arrowScanDecoders) columnOf(d *arrowSchemaDecoder, i int) int {
 	return d.m.from[a.proj.positions[i]]
 }
 
-// decodesAsIs reports whether d's records are the scan's output columns
-// in order, with the output types.
-func (a *arrowScanDecoders) decodesAsIs(d *arrowSchemaDecoder) bool {
-	got := d.dec.Schema()
+// decodesAsIs reports whether d's records, of schema got, are the scan's
+// output columns in order, with the output types.
+func (a *arrowScanDecoders) decodesAsIs(d *arrowSchemaDecoder, got *arrow.Schema) bool {
 	if got.NumFields() != a.schema.NumFields() {
 		return false
 	}
@@ -394,7 +467,7 @@ func (a *arrowScanDecoders) message(ctx context.Context, b *codec.LogBatch, remo
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := d.dec.Split(payload, int(h.RecordCount))
+	m, err := d.split(payload, int(h.RecordCount))
 	if err != nil {
 		return nil, nil, err
 	}

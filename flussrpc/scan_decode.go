@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
@@ -93,6 +94,9 @@ type scanDecoders struct {
 	logRd *evolveReaders     // row formats
 	arrow *arrowScanDecoders // ARROW
 	noCRC bool
+	// decodeAhead lets prepare decode ARROW batches; PollArrowIPC clears
+	// it (its batches mostly pass undecoded), Poll and PollArrow set it.
+	decodeAhead atomic.Bool
 }
 
 // rowsFunc appends the records of buffered fetch c inside cur to out.
@@ -100,6 +104,7 @@ type rowsFunc func(ctx context.Context, out []ScanRecord, c *completedFetch, cur
 
 func newScanDecoders(t *Table, proj projection, noCRC bool) (*scanDecoders, error) {
 	d := &scanDecoders{t: t, proj: proj, noCRC: noCRC}
+	d.decodeAhead.Store(true)
 	if rf, ok := proj.format.RowFormat(); ok {
 		d.logRd = newEvolveReaders(t, rf)
 	} else {
@@ -119,8 +124,9 @@ func (d *scanDecoders) release() {
 	}
 }
 
-// batchFunc handles one batch that overlaps the cursor.
-type batchFunc func(b *codec.LogBatch) error
+// batchFunc handles one batch that overlaps the cursor, with what its
+// preparation left (nil if none).
+type batchFunc func(b *codec.LogBatch, p *preparedBatch) error
 
 // errTruncatedBatch reports a fetch that holds only the start of its
 // first batch; the scanner retries the bucket with a larger fetch size.
@@ -134,12 +140,13 @@ func (d *scanDecoders) eachBatch(c *completedFetch, cur readWindow, fn batchFunc
 	next := cur.from
 	it := codec.NewLogBatchIterator(c.records, c.line)
 	seen := false
-	for {
+	for i := 0; ; i++ {
 		b, ok := it.Next()
 		if !ok {
 			break
 		}
 		seen = true
+		p := c.prep.batch(i)
 		h := &b.Header
 		if h.BaseOffset < 0 || h.LastOffsetDelta < 0 || int64(h.LastOffsetDelta) < int64(h.RecordCount)-1 {
 			return next, fmt.Errorf("%w: batch at offset %d has %d records but last offset delta %d", codec.ErrCorrupt, h.BaseOffset, h.RecordCount, h.LastOffsetDelta)
@@ -152,12 +159,12 @@ func (d *scanDecoders) eachBatch(c *completedFetch, cur readWindow, fn batchFunc
 		}
 		// Projected batches were rewritten by the server; Java skips their
 		// CRC check too.
-		if !d.skipCRC(c) {
+		if !d.skipCRC(c) && !p.checked() {
 			if err := b.VerifyCRC(); err != nil {
 				return next, fmt.Errorf("batch at offset %d: %w", h.BaseOffset, err)
 			}
 		}
-		if err := fn(&b); err != nil {
+		if err := fn(&b, p); err != nil {
 			return next, fmt.Errorf("batch at offset %d: %w", h.BaseOffset, err)
 		}
 		next = max(next, h.NextOffset())
@@ -186,11 +193,11 @@ func (cur readWindow) inWindow(offset int64) bool {
 // decodeRows is the rowsFunc of every log format.
 func (d *scanDecoders) decodeRows(ctx context.Context, out []ScanRecord, c *completedFetch, cur readWindow) ([]ScanRecord, int64, error) {
 	out = slices.Grow(out, recordCount(c, cur))
-	next, err := d.eachBatch(c, cur, func(b *codec.LogBatch) error {
+	next, err := d.eachBatch(c, cur, func(b *codec.LogBatch, p *preparedBatch) error {
 		h := &b.Header
 		if d.arrow != nil {
 			var err error
-			out, err = d.arrow.rows(ctx, out, b, c.remote, cur)
+			out, err = d.arrow.rows(ctx, out, b, c.remote, cur, p)
 			return err
 		}
 		rd, err := d.logRd.get(ctx, h.SchemaID)

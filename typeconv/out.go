@@ -98,19 +98,50 @@ func badValue(t schema.DataType, v any, path string) error {
 	return convErr(t, v, path, fmt.Sprintf("unexpected Go value %T for this column type", v), nil)
 }
 
-// scalar converts a non-complex value. A value that already has its
-// database/sql type is returned as the same interface value: boxing it
-// again would cost an allocation per value of every row read.
-func (o *outConv) scalar(t schema.DataType, v any, path string) (driver.Value, error) {
-	switch t.Root {
+// Converter returns FromValue for the values of one column of type t,
+// with the dispatch on the type done once: a value that already has its
+// database/sql type comes back at the cost of one type check, the others
+// go through FromValue.
+func Converter(t schema.DataType, opts OutOptions) func(v any) (driver.Value, error) {
+	same := unchanged(t.Root)
+	return func(v any) (driver.Value, error) {
+		if same != nil && same(v) {
+			return v, nil
+		}
+		return FromValue(t, v, opts)
+	}
+}
+
+// unchanged returns the check for values of columns of type root that
+// FromValue returns as they are, or nil when it converts every value.
+func unchanged(root schema.TypeRoot) func(v any) bool {
+	switch root {
 	case schema.RootBoolean:
-		if _, isBool := v.(bool); isBool {
-			return v, nil
-		}
+		return is[bool]
 	case schema.RootTinyInt, schema.RootSmallInt, schema.RootInt, schema.RootBigInt:
-		if _, isInt64 := v.(int64); isInt64 {
-			return v, nil
-		}
+		return is[int64]
+	case schema.RootFloat, schema.RootDouble:
+		return is[float64]
+	case schema.RootChar, schema.RootString:
+		return is[string]
+	}
+	return nil
+}
+
+func is[T any](v any) bool {
+	_, ok := v.(T)
+	return ok
+}
+
+// scalar converts a non-complex value. A value that already has its
+// database/sql type (unchanged) is returned as the same interface value:
+// boxing it again would cost an allocation per value of every row read.
+func (o *outConv) scalar(t schema.DataType, v any, path string) (driver.Value, error) {
+	if same := unchanged(t.Root); same != nil && same(v) {
+		return v, nil
+	}
+	switch t.Root {
+	case schema.RootTinyInt, schema.RootSmallInt, schema.RootInt, schema.RootBigInt:
 		if n, isInt := asInt(v); isInt {
 			return n, nil
 		}
@@ -118,15 +149,8 @@ func (o *outConv) scalar(t schema.DataType, v any, path string) (driver.Value, e
 			return int64(n), nil
 		}
 	case schema.RootFloat, schema.RootDouble:
-		switch f := v.(type) {
-		case float32:
+		if f, isFloat := v.(float32); isFloat {
 			return float64(f), nil
-		case float64:
-			return v, nil
-		}
-	case schema.RootChar, schema.RootString:
-		if _, isStr := v.(string); isStr {
-			return v, nil
 		}
 	case schema.RootBinary, schema.RootBytes:
 		if b, isBytes := v.([]byte); isBytes {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -25,6 +26,7 @@ type Decoder struct {
 	lim     Limits
 	mem     memory.Allocator
 	getters []getterFactory
+	fillers []columnFiller // per column, nil where the getter is used
 
 	schemaMeta *memory.Buffer // flatbuffer Schema message used to prime rd
 	rd         *ipc.Reader
@@ -45,6 +47,7 @@ func NewDecoder(cols []schema.Column, mem memory.Allocator, lim Limits) (*Decode
 			return nil, err
 		}
 		d.getters = append(d.getters, g)
+		d.fillers = append(d.fillers, newFiller(c.Type))
 	}
 	p := ipc.GetSchemaPayload(s, memory.DefaultAllocator)
 	d.schemaMeta = p.Meta()
@@ -249,7 +252,9 @@ func (d *Decoder) DecodeLogBatch(b *codec.LogBatch) (arrow.RecordBatch, []codec.
 
 // DecodeRows decodes the message like Decode and appends one []any row
 // per record to dst, in the codec value model (see package codec). The
-// values never alias payload, and no Arrow memory outlives the call.
+// values never alias payload, and no Arrow memory outlives the call; the
+// rows of one call share their backing memory (one array per column), so
+// that a value kept keeps its column of the batch in memory.
 func (d *Decoder) DecodeRows(dst [][]any, payload []byte, recordCount int) ([][]any, error) {
 	rec, err := d.Decode(payload, recordCount)
 	if err != nil {
@@ -268,10 +273,14 @@ func (d *Decoder) AppendRows(dst [][]any, rec arrow.RecordBatch) ([][]any, error
 	}
 	flat := make([]any, n*nc)
 	start := len(dst)
+	dst = slices.Grow(dst, n)
 	for r := 0; r < n; r++ {
 		dst = append(dst, flat[r*nc:(r+1)*nc:(r+1)*nc])
 	}
 	for c, mk := range d.getters {
+		if fill := d.fillers[c]; fill != nil && fill(rec.Column(c), flat, nc, c) {
+			continue
+		}
 		get, err := mk(rec.Column(c))
 		if err != nil {
 			return dst[:start], err

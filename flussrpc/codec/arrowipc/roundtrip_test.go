@@ -590,3 +590,46 @@ func TestLZ4FramesReadableByJava(t *testing.T) {
 		t.Fatalf("decode: %v", err)
 	}
 }
+
+// AppendRows of a sliced record (arrays at an offset, as the column
+// fillers see them) returns the rows of the slice, and the rows of one
+// call are independent values even where they share backing memory.
+func TestAppendRowsOfSlice(t *testing.T) {
+	cols := allTypeColumns()
+	rows := allTypeRows(t)
+	rb, err := NewRowBuilder(cols, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rb.Release()
+	for i := 0; i < 3; i++ {
+		for _, r := range rows {
+			if err := rb.Append(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	full := rb.NewRecord()
+	defer full.Release()
+	dec, err := NewDecoder(cols, nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Release()
+	for _, span := range [][2]int64{{1, 4}, {2, int64(3 * len(rows))}, {0, 0}} {
+		part := full.NewSlice(span[0], span[1])
+		got, err := dec.AppendRows(nil, part)
+		part.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != int(span[1]-span[0]) {
+			t.Fatalf("slice %v: %d rows", span, len(got))
+		}
+		for i, g := range got {
+			if want := rows[(int(span[0])+i)%len(rows)]; !equalValue(want, g) {
+				t.Errorf("slice %v row %d: got %v, want %v", span, i, g, want)
+			}
+		}
+	}
+}
