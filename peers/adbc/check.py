@@ -57,7 +57,8 @@ def check_passthrough(uri, user, password, db):
             assert got.equals(want), "rows read through the pass-through differ"
         # Outside a transaction the scan comes as one endpoint per bucket
         # (ADBC reads them at once); each read alone holds its buckets'
-        # rows, together all.
+        # rows (a bucket may have none: the writer fills one at a time),
+        # together all.
         with connect(uri, user, password, autocommit=True, **IPC_COMPRESSION) as auto, auto.cursor() as acur:
             acur.execute(f"SELECT * FROM {db}.scan")
             assert acur.fetch_arrow_table().sort_by("id").equals(table), "rows read from several endpoints differ"
@@ -67,7 +68,6 @@ def check_passthrough(uri, user, password, db):
             for part in parts:
                 acur.adbc_read_partition(part)
                 pieces.append(acur.fetch_arrow_table())
-        assert all(p.num_rows > 0 for p in pieces), [p.num_rows for p in pieces]
         assert pa.concat_tables(pieces).sort_by("id").equals(table), "the partitions do not hold every row once"
         cur.execute(f"DROP TABLE {db}.scan")
     return n
