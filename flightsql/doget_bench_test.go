@@ -2,9 +2,14 @@ package flightsql_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	fsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"google.golang.org/grpc/metadata"
 
 	"github.com/gofluss/fluss/flussrpc"
@@ -44,25 +49,39 @@ func BenchmarkDoGetScan(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				rdr, err := cl.DoGet(ctx, info.Endpoint[0].Ticket)
-				if err != nil {
+				// The endpoints at once, as ADBC reads them.
+				var (
+					n    atomic.Int64
+					wg   sync.WaitGroup
+					errs = make([]error, len(info.Endpoint))
+				)
+				for i, ep := range info.Endpoint {
+					wg.Go(func() { errs[i] = readCount(ctx, cl, ep.Ticket, &n) })
+				}
+				wg.Wait()
+				if err := errors.Join(errs...); err != nil {
 					b.Fatal(err)
 				}
-				var n int64
-				for rdr.Next() {
-					n += rdr.RecordBatch().NumRows()
-				}
-				if err := rdr.Err(); err != nil {
-					b.Fatal(err)
-				}
-				rdr.Release()
-				if n != rows {
+				if n := n.Load(); n != rows {
 					b.Fatalf("read %d rows, want %d", n, rows)
 				}
 			}
 			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 		})
 	}
+}
+
+// readCount reads the records of a ticket and adds up their rows in n.
+func readCount(ctx context.Context, cl *fsql.Client, t *flight.Ticket, n *atomic.Int64) error {
+	rdr, err := cl.DoGet(ctx, t)
+	if err != nil {
+		return err
+	}
+	defer rdr.Release()
+	for rdr.Next() {
+		n.Add(rdr.RecordBatch().NumRows())
+	}
+	return rdr.Err()
 }
 
 // fillLog appends rows (i, "name-<i>", i*0.5) to a log table with the
