@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofluss/fluss/engine"
@@ -18,8 +19,10 @@ import (
 type Connector struct {
 	cfg *Config
 
+	// mu serializes making and closing the client; live is the current
+	// one, read without the lock by every call of every session (usable).
 	mu     sync.Mutex
-	client *flussrpc.Client
+	live   atomic.Pointer[flussrpc.Client]
 	closed bool
 	// cat is the client's table metadata, shared by every session.
 	cat *engine.Catalog
@@ -72,12 +75,11 @@ func (c *Connector) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closed = true
-	if c.client == nil {
+	client := c.live.Swap(nil)
+	if client == nil {
 		return nil
 	}
-	err := c.client.Close()
-	c.client = nil
-	return err
+	return client.Close()
 }
 
 // nativeClient returns the shared client and its catalog, making them on
@@ -88,8 +90,8 @@ func (c *Connector) nativeClient(ctx context.Context) (*flussrpc.Client, *engine
 	if c.closed {
 		return nil, nil, errors.New("fluss: the connector is closed")
 	}
-	if c.client != nil {
-		return c.client, c.cat, nil
+	if client := c.live.Load(); client != nil {
+		return client, c.cat, nil
 	}
 	client, err := flussrpc.NewClient(ctx, c.clientConfig())
 	if err != nil {
@@ -97,8 +99,8 @@ func (c *Connector) nativeClient(ctx context.Context) (*flussrpc.Client, *engine
 		// Connect; never let it look like ErrBadConn.
 		return nil, nil, engine.WrapError(err, "")
 	}
-	c.client = client
 	c.cat = engine.NewCatalog(client)
+	c.live.Store(client)
 	return client, c.cat, nil
 }
 

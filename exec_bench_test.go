@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofluss/fluss"
 	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/internal/testkit"
 )
 
 // Each benchmark has a SQL side (database/sql through the driver) and a
@@ -332,10 +333,11 @@ func runLookups(b *testing.B, conc int, lookup func(i int) error) {
 		}
 	}
 	lat := make([]time.Duration, b.N)
+	b.ReportAllocs()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	errs := make(chan error, conc)
-	cpu0 := processCPU()
+	cpu0 := testkit.ProcessCPU()
 	b.ResetTimer()
 	for range conc {
 		wg.Add(1)
@@ -357,7 +359,7 @@ func runLookups(b *testing.B, conc int, lookup func(i int) error) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	cpu := processCPU() - cpu0
+	cpu := testkit.ProcessCPU() - cpu0
 	close(errs)
 	if err := <-errs; err != nil {
 		b.Fatal(err)

@@ -96,7 +96,7 @@ func (c *session) Close() error {
 		return nil
 	}
 	c.closed = true
-	c.stmts = nil
+	c.stmts = stmtCache{}
 	return c.s.Close()
 }
 
@@ -154,14 +154,10 @@ func (c *session) IsValid() bool { return c.usable() == nil }
 func (c *session) CheckNamedValue(*driver.NamedValue) error { return nil }
 
 // usable returns driver.ErrBadConn when the session or its client is gone
-// (nothing has been sent at that point, so database/sql may retry).
+// (nothing has been sent at that point, so database/sql may retry). It
+// runs several times per call of every session, so it takes no lock.
 func (c *session) usable() error {
-	if c.closed {
-		return driver.ErrBadConn
-	}
-	c.c.mu.Lock()
-	defer c.c.mu.Unlock()
-	if c.c.client != c.client {
+	if c.closed || c.c.live.Load() != c.client {
 		return driver.ErrBadConn
 	}
 	return nil

@@ -18,29 +18,47 @@ const (
 
 // stmtCache maps SQL text to its statement. The zero value is ready; a
 // session uses it from one goroutine at a time.
-type stmtCache map[string]*stmt
+type stmtCache struct {
+	byText map[string]*stmt
+	// last is the statement of the session's last call, found without
+	// hashing its text when the next call repeats it (a service's hot
+	// loop; the same string constant compares by pointer).
+	lastText string
+	last     *stmt
+}
 
 // cachedStmt returns the statement of query from the cache, parsing and keeping it when
 // there is none.
 func (c *session) cachedStmt(query string) (*stmt, error) {
-	if st := c.stmts[query]; st != nil {
-		return st, nil
+	sc := &c.stmts
+	if sc.last != nil && query == sc.lastText {
+		return sc.last, nil
 	}
-	st, err := c.prepare(query)
-	if err != nil || len(query) > stmtCacheMaxText {
-		return st, err
+	st := sc.byText[query]
+	if st == nil {
+		var err error
+		if st, err = c.prepare(query); err != nil || len(query) > stmtCacheMaxText {
+			return st, err
+		}
+		sc.add(query, st)
 	}
-	if len(c.stmts) >= stmtCacheSize {
+	sc.lastText, sc.last = query, st
+	return st, nil
+}
+
+// add keeps st under query, forgetting another statement when the cache
+// is full.
+func (sc *stmtCache) add(query string, st *stmt) {
+	if len(sc.byText) >= stmtCacheSize {
 		// Forget an arbitrary entry: map order is random enough that a
 		// working set smaller than the cache stays in it.
-		for k := range c.stmts {
-			delete(c.stmts, k)
+		for k := range sc.byText {
+			delete(sc.byText, k)
 			break
 		}
 	}
-	if c.stmts == nil {
-		c.stmts = make(stmtCache, 16)
+	if sc.byText == nil {
+		sc.byText = make(map[string]*stmt, 16)
 	}
-	c.stmts[query] = st
-	return st, nil
+	sc.byText[query] = st
 }

@@ -45,7 +45,7 @@ var _ planner.Catalog = (*Catalog)(nil)
 // the lookupers made from it: lookupers batch concurrent lookups, so every
 // session must share the same one to benefit. The zero value is ready.
 type handleCache struct {
-	mu     sync.Mutex
+	mu     sync.RWMutex
 	byPath map[flussrpc.TablePath]*tableHandle
 }
 
@@ -53,7 +53,7 @@ type handleCache struct {
 type tableHandle struct {
 	t *flussrpc.Table
 
-	mu        sync.Mutex
+	mu        sync.RWMutex
 	lookupers map[flussrpc.LookupOptions]*flussrpc.Lookuper
 	prefix    map[string]*flussrpc.PrefixLookuper
 }
@@ -76,14 +76,22 @@ func (c *Session) handle(ctx context.Context, pt planner.Table) (*tableHandle, e
 	if !isVersion(t.Info(), pt) {
 		return nil, errStalePlan
 	}
+	// Keep the handle while the version stays, so that lookups of every
+	// session keep batching together and cached writers stay valid. Every
+	// statement of every session passes here: the common case shares the
+	// lock.
+	hc.mu.RLock()
+	h := hc.byPath[pt.Path]
+	hc.mu.RUnlock()
+	if h != nil && isVersion(h.t.Info(), pt) {
+		return h, nil
+	}
 	hc.mu.Lock()
 	defer hc.mu.Unlock()
-	// Keep the handle while the version stays, so that lookups of every
-	// session keep batching together and cached writers stay valid.
 	if h := hc.byPath[pt.Path]; h != nil && isVersion(h.t.Info(), pt) {
 		return h, nil
 	}
-	h := &tableHandle{t: t}
+	h = &tableHandle{t: t}
 	if hc.byPath == nil {
 		hc.byPath = make(map[flussrpc.TablePath]*tableHandle)
 	}
@@ -122,8 +130,15 @@ func (h *tableHandle) prefixLookuper(cols []string) (*flussrpc.PrefixLookuper, e
 // cachedLookuper returns the lookuper cached in *m under key, making it
 // with open on first use. mu guards *m; it is held while open runs so
 // that concurrent first uses make one lookuper, whose batching every
-// session then shares.
-func cachedLookuper[K comparable, L any](mu *sync.Mutex, m *map[K]L, key K, open func() (L, error)) (L, error) {
+// session then shares. Every lookup statement passes here, so finding a
+// lookuper shares the lock.
+func cachedLookuper[K comparable, L any](mu *sync.RWMutex, m *map[K]L, key K, open func() (L, error)) (L, error) {
+	mu.RLock()
+	l, ok := (*m)[key]
+	mu.RUnlock()
+	if ok {
+		return l, nil
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if l, ok := (*m)[key]; ok {

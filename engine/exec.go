@@ -86,10 +86,15 @@ func (b *binder) values(vs []planner.Value) ([]any, error) {
 	return out, nil
 }
 
-// outOptions are the conversion options of result values.
+// outOptions are the conversion options of result values. They follow
+// the session's options, so they are worked out again only when those
+// changed.
 func (c *Session) outOptions() typeconv.OutOptions {
-	native := strings.EqualFold(c.option("fluss.complex-types"), "native")
-	return typeconv.OutOptions{Location: c.cfg.Location, Native: native}
+	if c.outVersion != c.sessVersion {
+		native := strings.EqualFold(c.option("fluss.complex-types"), "native")
+		c.out, c.outVersion = typeconv.OutOptions{Location: c.cfg.Location, Native: native}, c.sessVersion
+	}
+	return c.out
 }
 
 // option returns a session option, falling back to the DSN.

@@ -126,6 +126,22 @@ func TestEngineOnFake(t *testing.T) {
 			{sql: "SELECT * FROM kv WHERE id IN (1, 2)", want: "2|B\n"},
 			{sql: "SELECT COUNT(*) FROM kv", want: "3\n"},
 		}},
+		{"lookup projections and result options", []step{
+			// A point lookup projects its own row in place when the SELECT
+			// list keeps table order, and into a new row otherwise; the
+			// result options follow SET on a kept plan.
+			{sql: "CREATE TABLE c (id INT, tags ARRAY<STRING>, name STRING, PRIMARY KEY (id) NOT ENFORCED)", want: "0 rows affected"},
+			{sql: "INSERT INTO c VALUES (?, ?, ?), (?, ?, ?)", args: []any{1, []any{"a", "b"}, "n", 2, nil, "m"}, want: "2 rows affected"},
+			{sql: "SELECT id, name FROM c WHERE id = 1", want: "1|n\n"},
+			{sql: "SELECT name, id FROM c WHERE id = 1", want: "n|1\n"},
+			{sql: "SELECT name, name, id, id FROM c WHERE id = 1", want: "n|n|1|1\n"},
+			{sql: "SELECT id, id, name FROM c WHERE id IN (2, 1, 2)", want: "2|2|m\n1|1|n\n"},
+			{sql: "SELECT tags FROM c WHERE id = 1", want: "[\"a\",\"b\"]\n"},
+			{sql: "SET 'fluss.complex-types' = 'native'", want: "0 rows affected"},
+			{sql: "SELECT tags FROM c WHERE id = 1", want: "[a b]\n"},
+			{sql: "RESET 'fluss.complex-types'", want: "0 rows affected"},
+			{sql: "SELECT tags FROM c WHERE id = 1", want: "[\"a\",\"b\"]\n"},
+		}},
 		{"update", []step{
 			{sql: "CREATE TABLE p (id INT, a STRING, b STRING, PRIMARY KEY (id) NOT ENFORCED)", want: "0 rows affected"},
 			{sql: "UPDATE p SET a = 'x' WHERE id = 1", want: "0 rows affected"}, // no such key

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gofluss/fluss/flussrpc"
@@ -12,9 +13,10 @@ import (
 // Point and prefix lookups: planner.Lookup and planner.PrefixLookup.
 
 // distinctKeys binds keys and drops repeated ones (k IN (1, 1) returns the
-// row once, as in SQL).
-func distinctKeys(want, planCols []string, keys [][]planner.Value, b *binder) ([][]any, error) {
-	out := make([][]any, 0, len(keys))
+// row once, as in SQL). The keys are appended to out[:0], which may have
+// room for them.
+func distinctKeys(want, planCols []string, keys [][]planner.Value, b *binder, out [][]any) ([][]any, error) {
+	out = slices.Grow(out[:0], len(keys))
 	var seen map[string]bool
 	if len(keys) > 1 {
 		seen = make(map[string]bool, len(keys))
@@ -46,11 +48,13 @@ func (c *Session) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][
 		return nil, err
 	}
 	// The lookuper's key columns, without the copy KeyColumns makes.
-	keys, err := distinctKeys(h.t.Info().Descriptor.Schema.PrimaryKey, p.KeyColumns, p.Keys, b)
+	// A point lookup has one key, mostly: its list stays on the stack.
+	var one [1][]any
+	keys, err := distinctKeys(h.t.Info().Descriptor.Schema.PrimaryKey, p.KeyColumns, p.Keys, b, one[:0])
 	if err != nil {
 		return nil, err
 	}
-	filter, err := compileFilter(p.Residual, schemaNames(h), b)
+	filter, err := residualFilter(h, p.Residual, b)
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +63,16 @@ func (c *Session) lookup(ctx context.Context, p *planner.Lookup, b *binder) ([][
 		return nil, err
 	}
 	return c.finishLookup(found, filter, p.Projection, p.Limit, p.Offset, b)
+}
+
+// residualFilter compiles the predicates a lookup checks on the rows it
+// found; most lookups have none, and then the table's column names are
+// not even listed.
+func residualFilter(h *tableHandle, preds []planner.Predicate, b *binder) (*rowFilter, error) {
+	if len(preds) == 0 {
+		return nil, nil
+	}
+	return compileFilter(preds, schemaNames(h), b)
 }
 
 // lookuperFor picks the lookuper of a point lookup. The hint
@@ -76,9 +90,11 @@ func (c *Session) lookuperFor(h *tableHandle, hints planner.Options) (*flussrpc.
 }
 
 // finishLookup filters, projects and windows looked-up rows (nil = not
-// found), keeping the order of the keys.
+// found), keeping the order of the keys. found and its rows are the
+// caller's to give up: they are reused for the result, which spares a
+// point lookup two allocations.
 func (c *Session) finishLookup(found [][]any, filter *rowFilter, proj planner.Projection, limit, offset *planner.Value, b *binder) ([][]any, error) {
-	out := make([][]any, 0, len(found))
+	out := found[:0]
 	for _, row := range found {
 		if row == nil {
 			continue
@@ -88,10 +104,28 @@ func (c *Session) finishLookup(found [][]any, filter *rowFilter, proj planner.Pr
 			return nil, err
 		}
 		if ok {
-			out = append(out, project(row, proj.Indexes))
+			out = append(out, projectOwned(row, proj.Indexes))
 		}
 	}
 	return window(out, limit, offset, b)
+}
+
+// projectOwned is project for a row nobody else holds: when each output
+// column comes from the same or a later input column (the usual SELECT
+// list in table order), the row is projected in place.
+func projectOwned(row []any, proj []int) []any {
+	if proj == nil {
+		return row
+	}
+	for i, j := range proj {
+		if j < i {
+			return project(row, proj)
+		}
+	}
+	for i, j := range proj {
+		row[i] = row[j]
+	}
+	return row[:len(proj)]
 }
 
 func (c *Session) prefixLookup(ctx context.Context, p *planner.PrefixLookup, b *binder) ([][]any, error) {
@@ -103,11 +137,11 @@ func (c *Session) prefixLookup(ctx context.Context, p *planner.PrefixLookup, b *
 	if err != nil {
 		return nil, err
 	}
-	keys, err := distinctKeys(p.PrefixColumns, p.PrefixColumns, p.Prefixes, b)
+	keys, err := distinctKeys(p.PrefixColumns, p.PrefixColumns, p.Prefixes, b, nil)
 	if err != nil {
 		return nil, err
 	}
-	filter, err := compileFilter(p.Residual, schemaNames(h), b)
+	filter, err := residualFilter(h, p.Residual, b)
 	if err != nil {
 		return nil, err
 	}

@@ -16,9 +16,15 @@ import (
 )
 
 // query runs a read plan. Results that are small by construction
-// (lookups, COUNT, LIMIT scans) are read at once into memRows; scans
-// stream through scanRows.
+// (lookups, COUNT, LIMIT scans, sorts) are read at once into memRows;
+// scans stream through scanRows.
 func (c *Session) query(ctx context.Context, p planner.QueryPlan, b *binder) (driver.Rows, error) {
+	if rows, ok, err := c.inMemory(ctx, p, b); ok {
+		if err != nil {
+			return nil, err
+		}
+		return newMemRows(p.OutputColumns(), rows, c.outOptions()), nil
+	}
 	src, pl, err := c.openScan(ctx, p, b)
 	if err != nil {
 		return nil, err
@@ -29,25 +35,38 @@ func (c *Session) query(ctx context.Context, p planner.QueryPlan, b *binder) (dr
 	return newScanRows(ctx, p.OutputColumns(), c.outOptions(), src, pl), nil
 }
 
+// inMemory runs the read plans whose result is small by construction and
+// returns their final output rows (ok false for the other plans). query
+// hands them to memRows directly: a point lookup is the most frequent
+// statement, and it should not pay for the scan machinery.
+func (c *Session) inMemory(ctx context.Context, p planner.QueryPlan, b *binder) (rows [][]any, ok bool, err error) {
+	switch p := p.(type) {
+	case *planner.Lookup:
+		rows, err = c.lookup(ctx, p, b)
+	case *planner.PrefixLookup:
+		rows, err = c.prefixLookup(ctx, p, b)
+	case *planner.Count:
+		rows, err = c.count(ctx, p, b)
+	case *planner.LimitScan:
+		rows, err = c.limitScan(ctx, p, b)
+	case *planner.Sort:
+		rows, err = c.sorted(ctx, p, b)
+	default:
+		return nil, false, nil
+	}
+	return nonNil(rows), true, err
+}
+
 // openScan prepares a read plan: a source of rows plus the pipeline that
 // turns them into output rows. In-memory results come back as a
 // *sliceSource holding the final output rows (the pipeline is then
 // already applied).
 func (c *Session) openScan(ctx context.Context, p planner.QueryPlan, b *binder) (scanSource, scanPipeline, error) {
 	none := scanPipeline{limit: -1}
-	switch p := p.(type) {
-	case *planner.Lookup:
-		rows, err := c.lookup(ctx, p, b)
-		return &sliceSource{rows: nonNil(rows)}, none, err
-	case *planner.PrefixLookup:
-		rows, err := c.prefixLookup(ctx, p, b)
-		return &sliceSource{rows: nonNil(rows)}, none, err
-	case *planner.Count:
-		rows, err := c.count(ctx, p, b)
+	if rows, ok, err := c.inMemory(ctx, p, b); ok {
 		return &sliceSource{rows: rows}, none, err
-	case *planner.LimitScan:
-		rows, err := c.limitScan(ctx, p, b)
-		return &sliceSource{rows: nonNil(rows)}, none, err
+	}
+	switch p := p.(type) {
 	case *planner.LogScan:
 		return c.logScan(ctx, logScanSpec{table: p.Table, start: p.Start, stop: p.Stop, partFilter: p.PartitionFilter,
 			filter: p.Filter, maxRows: p.MaxRows, proj: p.Projection, limit: p.Limit, offset: p.Offset}, b)
@@ -61,9 +80,6 @@ func (c *Session) openScan(ctx context.Context, p planner.QueryPlan, b *binder) 
 			filter: filter, maxRows: maxRows, proj: p.Projection, limit: p.Limit, offset: p.Offset}, b)
 	case *planner.KvScan:
 		return c.kvScan(ctx, p, b)
-	case *planner.Sort:
-		rows, err := c.sorted(ctx, p, b)
-		return &sliceSource{rows: nonNil(rows)}, none, err
 	}
 	// The other queries (SHOW, DESCRIBE, EXPLAIN, constants ...) are
 	// answered in memory by execute; QueryArrow reads them as their rows.

@@ -11,6 +11,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/parser"
 	"github.com/gofluss/fluss/planner"
+	"github.com/gofluss/fluss/typeconv"
 )
 
 // Config is what a Session starts from: the defaults a front door (the
@@ -39,6 +40,10 @@ type Session struct {
 	// sessVersion changes on USE, SET and RESET (and DDL) so that
 	// prepared statements know to plan again.
 	sessVersion int
+	// out are the result conversion options as of outVersion (a
+	// sessVersion), kept because every query needs them (outOptions).
+	out        typeconv.OutOptions
+	outVersion int
 	// writers are this session's cached append/upsert writers (see
 	// write.go), closed with the session.
 	writers    map[writerKey]*connWriter

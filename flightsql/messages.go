@@ -2,8 +2,9 @@ package flightsql
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 )
 
 // maxMessageBytes bounds the Arrow data of one Flight message: gRPC
@@ -73,31 +74,7 @@ func (m *messages) flush() (arrow.RecordBatch, error) {
 			r.Release()
 		}
 	}()
-	sc := held[0].Schema()
-	cols := make([]arrow.Array, sc.NumFields())
-	parts := make([]arrow.Array, len(held))
-	var rows int64
-	for _, r := range held {
-		rows += r.NumRows()
-	}
-	for i := range cols {
-		for k, r := range held {
-			parts[k] = r.Column(i)
-		}
-		c, err := array.Concatenate(parts, m.mem)
-		if err != nil {
-			for _, done := range cols[:i] {
-				done.Release()
-			}
-			return nil, err
-		}
-		cols[i] = c
-	}
-	rec := array.NewRecordBatch(sc, cols, rows)
-	for _, c := range cols {
-		c.Release()
-	}
-	return rec, nil
+	return arrowipc.ConcatRecords(held, m.mem)
 }
 
 // release drops what is still held (a stream that ended early).

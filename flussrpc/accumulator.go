@@ -102,6 +102,7 @@ type accumulator struct {
 
 	mu         sync.Mutex
 	buckets    map[bucketKey]*writeBucket
+	whole      []*writeBucket // the buckets of the "" partition by number
 	order      []*writeBucket // buckets in creation order, for fair draining
 	incomplete map[*writeBatch]struct{}
 	flushing   int
@@ -192,27 +193,28 @@ func (e *accumulator) lockForAppend(ctx context.Context) error {
 	}
 }
 
-// bucketLocked returns the state of a bucket, creating it.
+// bucketLocked returns the state of a bucket, creating it. The buckets of
+// a table without partitions are also kept by number (e.whole), which
+// spares a map lookup per row.
 func (e *accumulator) bucketLocked(phys PhysicalPath, partitionID int64, bucket int32) *writeBucket {
+	whole := phys.Partition == "" && bucket >= 0
+	if whole && int(bucket) < len(e.whole) && e.whole[bucket] != nil {
+		return e.whole[bucket]
+	}
 	k := bucketKey{partition: phys.Partition, bucket: bucket}
-	if bs, ok := e.buckets[k]; ok {
-		return bs
+	bs, ok := e.buckets[k]
+	if !ok {
+		bs = &writeBucket{key: k, phys: phys, partitionID: partitionID, writerID: -1, lastAcked: -1}
+		e.buckets[k] = bs
+		e.order = append(e.order, bs)
 	}
-	bs := &writeBucket{key: k, phys: phys, partitionID: partitionID, writerID: -1, lastAcked: -1}
-	e.buckets[k] = bs
-	e.order = append(e.order, bs)
+	if whole {
+		if int(bucket) >= len(e.whole) {
+			e.whole = append(e.whole, make([]*writeBucket, int(bucket)+1-len(e.whole))...)
+		}
+		e.whole[bucket] = bs
+	}
 	return bs
-}
-
-// fullLocked reports whether the bucket's open batch has reached the
-// batch size (or the record cap), so the next record should start a new
-// batch.
-func (e *accumulator) fullLocked(bs *writeBucket) bool {
-	b := bs.open
-	if b == nil || b.records == 0 {
-		return false
-	}
-	return b.builder.sizeBytes() >= e.cfg.batchSize || e.cfg.maxRecords > 0 && b.records >= e.cfg.maxRecords
 }
 
 // closeOpenLocked moves the open batch to the send queue.
@@ -230,14 +232,12 @@ func (e *accumulator) closeOpenLocked(bs *writeBucket) {
 	bs.open = nil
 }
 
-// appendLocked adds one record to the bucket's open batch through add,
-// closing a full batch first. newBuilder makes the builder of a new batch.
-// It returns the batch holding the record. e.mu must be held.
-func (e *accumulator) appendLocked(bs *writeBucket, newBuilder func() (batchBuilder, error), add func(batchBuilder) error) (*writeBatch, error) {
-	if e.fullLocked(bs) {
-		e.closeOpenLocked(bs)
-		e.signal()
-	}
+// appendLocked adds n records to the bucket's open batch through add
+// (one row, or the rows of an Arrow record), and closes the batch once it
+// reaches the batch size (or the record cap), so that the next record
+// starts a new one. newBuilder makes the builder of a new batch. It
+// returns the batch holding the records. e.mu must be held.
+func (e *accumulator) appendLocked(bs *writeBucket, n int, newBuilder func() (batchBuilder, error), add func(batchBuilder) error) (*writeBatch, error) {
 	if bs.open == nil {
 		bld, err := newBuilder()
 		if err != nil {
@@ -258,30 +258,22 @@ func (e *accumulator) appendLocked(bs *writeBucket, newBuilder func() (batchBuil
 		}
 		return nil, err
 	}
-	b.records++
-	e.chargeLocked(b)
-	if e.fullLocked(bs) {
+	b.records += n
+	// The size is looked at once per record: for ARROW rows it is an
+	// estimate that walks the column builders now and then.
+	size := b.builder.sizeBytes()
+	e.chargeLocked(b, size)
+	if size >= e.cfg.batchSize || e.cfg.maxRecords > 0 && b.records >= e.cfg.maxRecords {
 		e.closeOpenLocked(bs)
 		e.signal()
 	}
 	return b, nil
 }
 
-// addBatchLocked queues a batch that was built whole (AppendArrow).
-func (e *accumulator) addBatchLocked(bs *writeBucket, bld batchBuilder, records int) *writeBatch {
-	e.closeOpenLocked(bs)
-	e.batches++
-	b := &writeBatch{bs: bs, order: e.batches, created: time.Now(), builder: bld, records: records, seq: -1, done: make(chan struct{}), baseOffset: -1}
-	e.incomplete[b] = struct{}{}
-	e.chargeLocked(b)
-	bs.queue = append(bs.queue, b)
-	e.signal()
-	return b
-}
-
-// chargeLocked charges the growth of a batch to the buffer memory.
-func (e *accumulator) chargeLocked(b *writeBatch) {
-	if n := int64(b.builder.sizeBytes()); n > b.memory {
+// chargeLocked charges the growth of a batch to size bytes to the buffer
+// memory.
+func (e *accumulator) chargeLocked(b *writeBatch, size int) {
+	if n := int64(size); n > b.memory {
 		e.memUsed += n - b.memory
 		b.memory = n
 	}

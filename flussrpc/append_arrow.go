@@ -12,7 +12,13 @@ import (
 
 // ARROW log batches: rows are collected into Arrow column builders per
 // batch and encoded (with the table's compression) by the sender when the
-// batch is sent; AppendArrow records are kept as they are until then.
+// batch is sent; AppendArrow records are kept as they are until then and
+// joined into one record per batch.
+
+// writeBuffers lends the Arrow buffers of every writer's batches: row
+// builders, joined records and compressed bodies are freed once a batch is
+// encoded, and the next batch takes them again.
+var writeBuffers arrowipc.BufferPool
 
 type arrowAppender struct {
 	cols     []schema.Column
@@ -24,7 +30,7 @@ type arrowAppender struct {
 }
 
 func newArrowAppender(d *schema.TableDescriptor, schemaID int16) (arrowBatchFactory, error) {
-	enc, err := arrowipc.NewTableEncoder(d)
+	enc, err := arrowipc.NewTableEncoder(d, &writeBuffers)
 	if err != nil {
 		return nil, err
 	}
@@ -32,16 +38,15 @@ func newArrowAppender(d *schema.TableDescriptor, schemaID int16) (arrowBatchFact
 }
 
 func (a *arrowAppender) newRowBuilder() (rowBuilder, error) {
-	rb, err := arrowipc.NewRowBuilder(a.cols, nil)
+	rb, err := arrowipc.NewRowBuilder(a.cols, &writeBuffers)
 	if err != nil {
 		return nil, err
 	}
 	return &arrowRowBuilder{a: a, rb: rb}, nil
 }
 
-func (a *arrowAppender) newRecordBuilder(rec arrow.RecordBatch) (batchBuilder, error) {
-	rec.Retain()
-	return &arrowRecordBuilder{a: a, rec: rec, size: a.enc.EstimatedSize(rec)}, nil
+func (a *arrowAppender) newRecordBuilder() (batchBuilder, error) {
+	return &arrowRecordBuilder{a: a}, nil
 }
 
 func (a *arrowAppender) checkRecord(rec arrow.RecordBatch) error { return a.enc.CheckRecord(rec) }
@@ -102,24 +107,45 @@ func (b *arrowRowBuilder) release() {
 	}
 }
 
-// arrowRecordBuilder holds one record given to AppendArrow.
+// arrowRecordBuilder holds the records given to AppendArrow that share a
+// batch. They become one Arrow record when the batch is built: a log
+// batch of some thousand rows costs the server and the compressor about
+// as much as one of the batch size, so small records are joined.
 type arrowRecordBuilder struct {
 	a    *arrowAppender
-	rec  arrow.RecordBatch
+	recs []arrow.RecordBatch
 	size int
+}
+
+// add retains rec, whose estimated size is size, for the batch.
+func (b *arrowRecordBuilder) add(rec arrow.RecordBatch, size int) {
+	rec.Retain()
+	b.recs = append(b.recs, rec)
+	b.size += size
+}
+
+// joins reports whether rec may join the batch: records of one batch
+// become one, so their Arrow schemas must be equal (CheckRecord lets
+// nullability flags and nested field names differ).
+func (b *arrowRecordBuilder) joins(rec arrow.RecordBatch) bool {
+	return len(b.recs) == 0 || b.recs[0].Schema().Equal(rec.Schema())
 }
 
 func (b *arrowRecordBuilder) sizeBytes() int { return b.size }
 
 func (b *arrowRecordBuilder) build(writerID int64, seq int32) ([]byte, error) {
-	out, err := b.a.enc.AppendLogBatch(nil, b.a.header(writerID, seq), b.rec)
-	b.release()
-	return out, err
+	defer b.release()
+	rec, err := arrowipc.ConcatRecords(b.recs, &writeBuffers)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	return b.a.enc.AppendLogBatch(nil, b.a.header(writerID, seq), rec)
 }
 
 func (b *arrowRecordBuilder) release() {
-	if b.rec != nil {
-		b.rec.Release()
-		b.rec = nil
+	for _, r := range b.recs {
+		r.Release()
 	}
+	b.recs = nil
 }

@@ -91,6 +91,59 @@ func TestAppendArrowRecords(t *testing.T) {
 			t.Fatalf("a record of several batch sizes stayed in one bucket: %v", per)
 		}
 	})
+	t.Run("keyless-joined", func(t *testing.T) {
+		// Small records share one log batch, rows given to Append between
+		// them start another, and pyfluss reads every value back.
+		tbl := createTable(t, c, db, uniqueName("aj"), schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(3)})
+		w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close(context.Background())
+		var joined []flussrpc.WriteResult
+		for k := 0; k < 40; k += 10 {
+			part := rec.NewSlice(int64(k), int64(k+10))
+			res, err := w.AppendArrow(ctx, part)
+			part.Release()
+			if err != nil {
+				t.Fatal(err)
+			}
+			joined = append(joined, res)
+		}
+		var single []flussrpc.WriteResult
+		for _, r := range rows[40:50] {
+			res, err := w.Append(ctx, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			single = append(single, res)
+		}
+		tail := rec.NewSlice(50, int64(len(rows)))
+		last, err := w.AppendArrow(ctx, tail)
+		tail.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for i, res := range joined {
+			if res.Offset() != 0 {
+				t.Errorf("record %d: offset %d; want every joined record in the first batch, at 0", i, res.Offset())
+			}
+		}
+		for i, res := range single {
+			if res.Offset() != 40 {
+				t.Errorf("row %d: offset %d; want the rows in a batch of their own at 40", 40+i, res.Offset())
+			}
+		}
+		if last.Offset() != 50 {
+			t.Errorf("last record: offset %d, want 50", last.Offset())
+		}
+		if per := check(t, tbl, nil); len(per) != 1 {
+			t.Fatalf("records of the sticky bucket went to %d buckets: %v", len(per), per)
+		}
+	})
 	t.Run("keyed-partitioned", func(t *testing.T) {
 		pcols := append(append([]schema.Column{}, cols...), schema.NewColumn("p", schema.String()))
 		prows := make([][]any, len(rows))

@@ -39,7 +39,7 @@ type AppendWriter struct {
 // arrowBatchFactory produces ARROW batch builders (append_arrow.go).
 type arrowBatchFactory interface {
 	newRowBuilder() (rowBuilder, error)
-	newRecordBuilder(rec arrow.RecordBatch) (batchBuilder, error)
+	newRecordBuilder() (batchBuilder, error)
 	checkRecord(rec arrow.RecordBatch) error
 	recordRows(rec arrow.RecordBatch) ([][]any, error)
 	estimate(rec arrow.RecordBatch) int
@@ -121,7 +121,10 @@ func (w *AppendWriter) Append(ctx context.Context, row []any) (WriteResult, erro
 		bucket = w.noKeyBucketLocked(phys.Partition)
 	}
 	bs := e.bucketLocked(phys, pid, bucket)
-	b, err := e.appendLocked(bs, w.newBuilder, func(bld batchBuilder) error {
+	if bs.open != nil && !w.takesRows(bs.open.builder) {
+		e.closeOpenLocked(bs)
+	}
+	b, err := e.appendLocked(bs, 1, w.newBuilder, func(bld batchBuilder) error {
 		if w.enc != nil {
 			return bld.(*logRowBuilder).b.Append(codec.AppendOnly, row)
 		}
@@ -184,13 +187,32 @@ func (w *AppendWriter) newBuilder() (batchBuilder, error) {
 	return w.arrow.newRowBuilder()
 }
 
+// fitsRecordLocked reports whether rec, of size bytes, may join the
+// bucket's open batch (or start one): the batch holds records of the same
+// schema, not rows, and stays within the batch size.
+func (w *AppendWriter) fitsRecordLocked(bs *writeBucket, rec arrow.RecordBatch, size int) bool {
+	if bs.open == nil {
+		return true
+	}
+	rb, ok := bs.open.builder.(*arrowRecordBuilder)
+	return ok && rb.joins(rec) && (bs.open.records == 0 || rb.sizeBytes()+size <= w.e.cfg.batchSize)
+}
+
+// takesRows reports whether an open batch takes single rows: an ARROW
+// batch holding AppendArrow records does not.
+func (w *AppendWriter) takesRows(bld batchBuilder) bool {
+	_, records := bld.(*arrowRecordBuilder)
+	return !records
+}
+
 // AppendArrow buffers a whole Arrow record batch whose schema matches the
 // table (the Arrow schema Fluss derives from the table's columns). For a
 // table without bucket key and partitions the record goes to one bucket
-// (the sticky one, or the next in round-robin order), split into batches
-// of at most the batch size; otherwise its rows are routed one by one like
-// Append. The record is retained until sent; the caller may release its
-// own reference at once.
+// (the sticky one, or the next in round-robin order), where consecutive
+// records share a log batch of up to the batch size (a record larger than
+// that is split); otherwise its rows are routed one by one like Append.
+// The record is retained until sent; the caller may release its own
+// reference at once.
 func (w *AppendWriter) AppendArrow(ctx context.Context, rec arrow.RecordBatch) (WriteResult, error) {
 	if w.arrow == nil {
 		return WriteResult{}, fmt.Errorf("flussrpc: table %s uses the %s log format; AppendArrow needs an ARROW table", w.t.info.Path, w.t.info.Descriptor.LogFormat())
@@ -224,28 +246,54 @@ func (w *AppendWriter) AppendArrow(ctx context.Context, rec arrow.RecordBatch) (
 	}
 	var res WriteResult
 	for off := int64(0); off < n; off += per {
-		end := min(off+per, n)
-		part := rec.NewSlice(off, end)
-		bld, err := w.arrow.newRecordBuilder(part)
+		part := rec.NewSlice(off, min(off+per, n))
+		r, err := w.appendRecord(ctx, part)
 		part.Release()
 		if err != nil {
 			return res, err
 		}
-		if err := w.e.lockForAppend(ctx); err != nil {
-			bld.release()
-			return res, err
-		}
-		phys := physicalPathOf(w.t, "")
-		bucket := w.noKeyBucketLocked("")
-		bs := w.e.bucketLocked(phys, -1, bucket)
-		b := w.e.addBatchLocked(bs, bld, int(end-off))
-		if !w.e.cfg.roundRobin {
-			w.nextStickyLocked("", bucket)
-		}
-		w.e.mu.Unlock()
-		res = res.join(WriteResult{b: b})
+		res = res.join(r)
 	}
 	return res, nil
+}
+
+// appendRecord adds a record of at most about the batch size to the open
+// batch of the next bucket without bucket key, closing that batch first
+// when the record would take it past the batch size.
+func (w *AppendWriter) appendRecord(ctx context.Context, rec arrow.RecordBatch) (WriteResult, error) {
+	size := w.arrow.estimate(rec)
+	e := w.e
+	if err := e.lockForAppend(ctx); err != nil {
+		return WriteResult{}, err
+	}
+	defer e.mu.Unlock()
+	phys := physicalPathOf(w.t, "")
+	bucket := w.noKeyBucketLocked("")
+	bs := e.bucketLocked(phys, -1, bucket)
+	if open := bs.open; open != nil && open.records > 0 && open.builder.sizeBytes()+size > e.cfg.batchSize && !e.cfg.roundRobin {
+		// A batch closed for being full moves the sticky bucket, as in
+		// Append.
+		e.closeOpenLocked(bs)
+		e.signal()
+		w.nextStickyLocked("", bucket)
+		bucket = w.noKeyBucketLocked("")
+		bs = e.bucketLocked(phys, -1, bucket)
+	}
+	if !w.fitsRecordLocked(bs, rec, size) {
+		e.closeOpenLocked(bs)
+		e.signal()
+	}
+	b, err := e.appendLocked(bs, int(rec.NumRows()), w.arrow.newRecordBuilder, func(bld batchBuilder) error {
+		bld.(*arrowRecordBuilder).add(rec, size)
+		return nil
+	})
+	if err != nil {
+		return WriteResult{}, err
+	}
+	if !e.cfg.roundRobin && bs.open == nil {
+		w.nextStickyLocked("", bucket)
+	}
+	return WriteResult{b: b}, nil
 }
 
 // join combines the results of several writes.

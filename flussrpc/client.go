@@ -23,8 +23,10 @@ type Config struct {
 	// Conn configures every connection (SASL credentials, frame limits,
 	// dial timeout, custom dialer).
 	Conn ConnConfig
-	// RequestTimeout applies to calls whose context has no deadline.
-	// Zero means DefaultRequestTimeout; negative means none.
+	// RequestTimeout applies to calls whose context has no deadline
+	// (under a bare context.Background or TODO it may end up to 1/64 of
+	// it earlier, see Client.withTimeout). Zero means
+	// DefaultRequestTimeout; negative means none.
 	RequestTimeout time.Duration
 }
 
@@ -38,6 +40,8 @@ type Client struct {
 	closed atomic.Bool
 	// tables are the shared handles Table returns (table.go).
 	tables tableCache
+	// shared is the current deadline of calls without one (sharedTimeout).
+	shared atomic.Pointer[sharedDeadline]
 }
 
 // ErrClientClosed is returned by calls on a closed Client.
@@ -74,6 +78,9 @@ func (c *Client) Close() error {
 		return nil
 	}
 	c.pool.close()
+	if s := c.shared.Swap(nil); s != nil {
+		s.cancel()
+	}
 	return nil
 }
 
@@ -86,11 +93,50 @@ func (c *Client) Ping(ctx context.Context) error {
 }
 
 // withTimeout applies the configured request timeout when ctx has none.
+// A bare context.Background or TODO (what database/sql passes for
+// db.QueryRow, and what most callers of a lookup pass) gets a shared
+// deadline context instead of a context and timer of its own
+// (sharedTimeout).
 func (c *Client) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 	if _, ok := ctx.Deadline(); ok || c.cfg.RequestTimeout < 0 {
 		return ctx, func() {}
 	}
+	if ctx == context.Background() || ctx == context.TODO() {
+		return c.sharedTimeout(), func() {}
+	}
 	return context.WithTimeout(ctx, c.cfg.RequestTimeout)
+}
+
+// sharedSlack is the fraction of the request timeout by which a shared
+// deadline may come early: one deadline context serves every call that
+// starts within RequestTimeout/sharedSlack of its making.
+const sharedSlack = 64
+
+// sharedDeadline is a context ending at deadline, shared by calls that
+// have no context of their own to derive from.
+type sharedDeadline struct {
+	ctx      context.Context
+	cancel   context.CancelFunc
+	deadline time.Time
+}
+
+// sharedTimeout returns a context that ends between RequestTimeout minus
+// RequestTimeout/sharedSlack and RequestTimeout from now. A context and
+// timer per call cost five allocations and a timer-heap insert and
+// delete, more than the rest of a point lookup's own work; a call
+// without a context of its own gains nothing from them. A superseded
+// context is left to its timer, as its calls may still be running; Close
+// cancels the current one.
+func (c *Client) sharedTimeout() context.Context {
+	now := time.Now()
+	timeout := c.cfg.RequestTimeout
+	if s := c.shared.Load(); s != nil && s.deadline.Sub(now) >= timeout-timeout/sharedSlack {
+		return s.ctx
+	}
+	deadline := now.Add(timeout)
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	c.shared.Store(&sharedDeadline{ctx: ctx, cancel: cancel, deadline: deadline})
+	return ctx
 }
 
 // connTo returns the pooled connection to addr: the one way every request

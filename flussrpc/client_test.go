@@ -66,3 +66,52 @@ func TestAnyReadSkipsARefusingServer(t *testing.T) {
 		}
 	}
 }
+
+// TestWithTimeoutSharesDeadlines: calls under a bare Background share one
+// deadline context while it is young enough, and get a new one before the
+// slack is used up; a context of the caller's own still gets a context of
+// its own, which keeps its values and cancellation.
+func TestWithTimeoutSharesDeadlines(t *testing.T) {
+	const timeout = 640 * time.Millisecond
+	c := &Client{cfg: Config{RequestTimeout: timeout}, pool: newConnPool(ConnConfig{})}
+	// within checks that ctx, got since start, ends at most the slack
+	// before the timeout and never after it.
+	within := func(ctx context.Context, start time.Time) {
+		t.Helper()
+		dl, ok := ctx.Deadline()
+		if !ok || dl.After(time.Now().Add(timeout)) || dl.Before(start.Add(timeout-timeout/sharedSlack)) {
+			t.Fatalf("deadline %v after the call, want within %v before %v", dl.Sub(start), timeout/sharedSlack, timeout)
+		}
+	}
+	start := time.Now()
+	a, _ := c.withTimeout(context.Background())
+	b, _ := c.withTimeout(context.TODO())
+	within(a, start)
+	if a != b {
+		t.Fatal("two calls in a row got different deadline contexts")
+	}
+	time.Sleep(timeout/sharedSlack + 2*time.Millisecond)
+	start = time.Now()
+	d, _ := c.withTimeout(context.Background())
+	within(d, start)
+	if d == a {
+		t.Fatal("a deadline older than the slack was handed out again")
+	}
+
+	type key struct{}
+	own, cancelOwn := context.WithCancel(context.WithValue(context.Background(), key{}, 1))
+	e, cancel := c.withTimeout(own)
+	defer cancel()
+	if e == d || e.Value(key{}) != 1 {
+		t.Fatal("a context of the caller's own was replaced by the shared one")
+	}
+	cancelOwn()
+	if e.Err() == nil {
+		t.Fatal("cancelling the caller's context did not end the call's")
+	}
+
+	c.Close()
+	if d.Err() == nil {
+		t.Fatal("Close left the current shared deadline running")
+	}
+}

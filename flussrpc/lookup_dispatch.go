@@ -136,7 +136,7 @@ type lookupCall struct {
 	path   PhysicalPath
 	bucket int32
 	key    []byte
-	retry  *retrier
+	retry  retrier // its own, not a pointer: one allocation fewer per key
 
 	partitionID int64 // resolved with the leader
 
@@ -189,9 +189,11 @@ type serverQueue struct {
 // lookuper has its own, so plain and insert-if-not-exists lookups never
 // share a request.
 type lookupDispatcher struct {
-	c       *Client
-	kind    lookupKind
-	tableID int64
+	c    *Client
+	kind lookupKind
+	// tableID is the request field, shared by every request (marshaling
+	// only reads it).
+	tableID *int64
 	opts    LookupOptions
 	insert  *insertSettings // point lookups that insert missing keys; nil = plain
 
@@ -200,12 +202,13 @@ type lookupDispatcher struct {
 }
 
 func newLookupDispatcher(c *Client, kind lookupKind, tableID int64, opts LookupOptions) *lookupDispatcher {
-	return &lookupDispatcher{c: c, kind: kind, tableID: tableID, opts: opts.withDefaults(), queues: make(map[int32]*serverQueue)}
+	return &lookupDispatcher{c: c, kind: kind, tableID: proto.Int64(tableID), opts: opts.withDefaults(), queues: make(map[int32]*serverQueue)}
 }
 
 // submit routes the calls to their bucket leaders and queues them there.
 func (d *lookupDispatcher) submit(calls ...*lookupCall) {
-	d.start(d.enqueue(calls), nil, nil)
+	var touched [1]*serverQueue
+	d.start(d.enqueue(calls, touched[:0]), nil, nil)
 }
 
 // submitOwn is submit for the calls of a caller that waits for them at
@@ -216,13 +219,14 @@ func (d *lookupDispatcher) submit(calls ...*lookupCall) {
 // What queues for the server meanwhile leaves after it, from a goroutine
 // of its own, as in submit.
 func (d *lookupDispatcher) submitOwn(ctx context.Context, calls []*lookupCall) {
-	d.start(d.enqueue(calls), ctx, calls)
+	var touched [1]*serverQueue
+	d.start(d.enqueue(calls, touched[:0]), ctx, calls)
 }
 
 // enqueue routes the calls and queues them; it returns the queues they
-// went to.
-func (d *lookupDispatcher) enqueue(calls []*lookupCall) []*serverQueue {
-	var touched []*serverQueue
+// went to, appended to touched (which the callers keep on their stack:
+// most lookups touch one server).
+func (d *lookupDispatcher) enqueue(calls []*lookupCall, touched []*serverQueue) []*serverQueue {
 	for _, call := range calls {
 		if call.finished.Load() {
 			continue
@@ -332,6 +336,11 @@ type bucketCalls struct {
 }
 
 func groupByBucket(batch []*lookupCall) []*bucketCalls {
+	if len(batch) == 1 {
+		// One lookup at a time: its request needs no index of buckets.
+		c := batch[0]
+		return []*bucketCalls{{key: partitionBucket{c.partitionID, c.bucket}, calls: batch}}
+	}
 	idx := make(map[partitionBucket]int)
 	var groups []*bucketCalls
 	for _, c := range batch {
@@ -428,7 +437,7 @@ func newBucketResult(bucket int32, partition *int64, code int32, msg string) (pa
 }
 
 func (d *lookupDispatcher) sendPoint(ctx context.Context, node ServerNode, groups []*bucketCalls) (map[partitionBucket]bucketResult, error) {
-	req := &pb.LookupRequest{TableId: proto.Int64(d.tableID)}
+	req := &pb.LookupRequest{TableId: d.tableID}
 	if d.insert != nil {
 		req.InsertIfNotExists = proto.Bool(true)
 		req.Acks = proto.Int32(d.insert.acks)
@@ -459,7 +468,7 @@ func (d *lookupDispatcher) sendPoint(ctx context.Context, node ServerNode, group
 }
 
 func (d *lookupDispatcher) sendPrefix(ctx context.Context, node ServerNode, groups []*bucketCalls) (map[partitionBucket]bucketResult, error) {
-	req := &pb.PrefixLookupRequest{TableId: proto.Int64(d.tableID)}
+	req := &pb.PrefixLookupRequest{TableId: d.tableID}
 	for _, g := range groups {
 		bucket, partition, keys := g.request()
 		req.BucketsReq = append(req.BucketsReq, &pb.PbPrefixLookupReqForBucket{BucketId: bucket, PartitionId: partition, Keys: keys})

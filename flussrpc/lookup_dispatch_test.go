@@ -46,7 +46,7 @@ func lookupReply(t *testing.T, r fakefluss.Request, code int32) int {
 }
 
 func newTestCall(ctx context.Context, f *fakeCluster, bucket int32, key string) *lookupCall {
-	return &lookupCall{ctx: ctx, path: PhysicalPath{TablePath: f.path}, bucket: bucket, key: []byte(key), retry: newRetrier(), done: make(chan struct{})}
+	return &lookupCall{ctx: ctx, path: PhysicalPath{TablePath: f.path}, bucket: bucket, key: []byte(key), retry: *newRetrier(), done: make(chan struct{})}
 }
 
 // A lone lookup is sent at once; lookups arriving while it is in flight

@@ -264,7 +264,7 @@ func ScanTestLogEncoderFor(t *Table) (ScanTestLogEncoder, error) {
 	if d.LogFormat() != "ARROW" {
 		return ScanTestRowLogEncoder(t)
 	}
-	enc, err := arrowipc.NewTableEncoder(d)
+	enc, err := arrowipc.NewTableEncoder(d, nil)
 	if err != nil {
 		return nil, err
 	}

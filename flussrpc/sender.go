@@ -73,8 +73,36 @@ func (e *accumulator) failUnsent(err error) {
 }
 
 // sendBatches builds the batches, finds their leaders and sends one
-// request per leader (more when they exceed the request size limit).
+// request per leader (more when they exceed the request size limit). They
+// are built and sent about one batch size of building at a time
+// (sendChunk), so that the server already works on the first requests
+// while the next are built.
 func (e *accumulator) sendBatches(ready []*writeBatch) {
+	for len(ready) > 0 {
+		n := e.sendChunk(ready)
+		e.sendPrepared(ready[:n])
+		ready = ready[n:]
+	}
+}
+
+// sendChunk returns how many of the batches to build and send next: those
+// up to about one batch size of batches still to build.
+func (e *accumulator) sendChunk(ready []*writeBatch) int {
+	work := 0
+	for i, b := range ready {
+		if b.data == nil {
+			work += b.builder.sizeBytes()
+		}
+		if work >= e.cfg.batchSize {
+			return i + 1
+		}
+	}
+	return len(ready)
+}
+
+// sendPrepared prepares the batches, groups them by leader and sends
+// them.
+func (e *accumulator) sendPrepared(ready []*writeBatch) {
 	byNode := make(map[int32][]*writeBatch)
 	nodes := make(map[int32]ServerNode)
 	var order []int32

@@ -40,9 +40,10 @@ func (c *Client) OpenTable(ctx context.Context, path TablePath) (*Table, error) 
 const TableTTL = 30 * time.Second
 
 // tableCache holds the handles Client.Table shares. The zero value is
-// ready.
+// ready. The driver reads it on every statement it runs, from every
+// session at once, so readers share the lock.
 type tableCache struct {
-	mu     sync.Mutex
+	mu     sync.RWMutex
 	byPath map[TablePath]cachedTable
 }
 
@@ -58,9 +59,9 @@ type cachedTable struct {
 // OpenTable makes a fresh, unshared handle instead.
 func (c *Client) Table(ctx context.Context, path TablePath) (*Table, error) {
 	tc := &c.tables
-	tc.mu.Lock()
+	tc.mu.RLock()
 	ct, ok := tc.byPath[path]
-	tc.mu.Unlock()
+	tc.mu.RUnlock()
 	if ok && time.Since(ct.at) < TableTTL {
 		return ct.t, nil
 	}

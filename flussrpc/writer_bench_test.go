@@ -11,13 +11,14 @@ import (
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/internal/clustertest"
+	"github.com/gofluss/fluss/internal/testkit"
 )
 
 // End-to-end writer benchmarks against the cluster: rows/s from the first
 // Append to the return of Flush (every row acknowledged, acks=all), on the
 // 10-column row of the benchmarks (~128 B as Arrow).
 //
-//	go test -run '^$' -bench 'AppendRows|UpsertRows' -benchtime 1000000x ./flussrpc/
+//	go test -run '^$' -bench 'AppendRows|UpsertRows|AppendArrow' -benchtime 1000000x ./flussrpc/
 
 func wtBenchColumns() []schema.Column {
 	return []schema.Column{
@@ -85,11 +86,12 @@ func wtBenchSetup(b *testing.B, desc schema.TableDescriptor) *flussrpc.Table {
 
 var wtBenchData = wtBenchRows(1 << 16)
 
-// wtBenchWrite times writing b.N rows with write and flushing.
-func wtBenchWrite(b *testing.B, write func(ctx context.Context, row []any) error, flush func(ctx context.Context) error) {
+// wtBenchWrite times writing b.N rows of data (with ids 0..b.N-1) with
+// write and flushing.
+func wtBenchWrite(b *testing.B, data [][]any, write func(ctx context.Context, row []any) error, flush func(ctx context.Context) error) {
 	ctx := context.Background()
 	// Warm up: writer id, leaders, connections.
-	if err := write(ctx, wtBenchData[0]); err != nil {
+	if err := write(ctx, data[0]); err != nil {
 		b.Fatal(err)
 	}
 	if err := flush(ctx); err != nil {
@@ -97,10 +99,10 @@ func wtBenchWrite(b *testing.B, write func(ctx context.Context, row []any) error
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := time.Now()
-	row := make([]any, len(wtBenchData[0]))
+	start, cpu := time.Now(), testkit.ProcessCPU()
+	row := make([]any, len(data[0]))
 	for i := 0; i < b.N; i++ {
-		copy(row, wtBenchData[i%len(wtBenchData)])
+		copy(row, data[i%len(data)])
 		row[0] = int64(i)
 		if err := write(ctx, row); err != nil {
 			b.Fatal(err)
@@ -109,33 +111,54 @@ func wtBenchWrite(b *testing.B, write func(ctx context.Context, row []any) error
 	if err := flush(ctx); err != nil {
 		b.Fatal(err)
 	}
-	el := time.Since(start)
-	b.StopTimer()
-	b.ReportMetric(float64(b.N)/el.Seconds(), "rows/s")
+	reportWriteRate(b, start, cpu)
 }
 
+// reportWriteRate reports the rows/s since start and the client's CPU
+// time per row since the process had used cpu, which the load of a shared
+// machine disturbs less.
+func reportWriteRate(b *testing.B, start time.Time, cpu time.Duration) {
+	el, used := time.Since(start), testkit.ProcessCPU()-cpu
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/el.Seconds(), "rows/s")
+	b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/row")
+}
+
+// BenchmarkAppendRows appends b.N rows one by one in each log format, for
+// the 10-column row (cols=10) and, in ARROW, the 3-column row of make
+// bench-peers (cols=3).
 func BenchmarkAppendRows(b *testing.B) {
+	narrow := narrowBenchRows(1 << 16)
 	for _, format := range []string{schema.FormatArrow, schema.FormatCompacted, schema.FormatIndexed} {
 		for _, buckets := range []int{1, 4} {
-			b.Run(fmt.Sprintf("%s/buckets=%d", format, buckets), func(b *testing.B) {
-				s, err := schema.NewSchema(wtBenchColumns(), nil, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				tbl := wtBenchSetup(b, schema.TableDescriptor{Schema: s, BucketCount: &buckets,
-					Properties: map[string]string{schema.OptLogFormat: format}})
-				w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer w.Close(context.Background())
-				wtBenchWrite(b, func(ctx context.Context, row []any) error {
-					_, err := w.Append(ctx, row)
-					return err
-				}, w.Flush)
+			b.Run(fmt.Sprintf("cols=10/%s/buckets=%d", format, buckets), func(b *testing.B) {
+				benchAppendRows(b, wtBenchColumns(), wtBenchData, format, buckets)
 			})
+			if format == schema.FormatArrow {
+				b.Run(fmt.Sprintf("cols=3/%s/buckets=%d", format, buckets), func(b *testing.B) {
+					benchAppendRows(b, narrowBenchColumns(), narrow, format, buckets)
+				})
+			}
 		}
 	}
+}
+
+func benchAppendRows(b *testing.B, cols []schema.Column, data [][]any, format string, buckets int) {
+	s, err := schema.NewSchema(cols, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tbl := wtBenchSetup(b, schema.TableDescriptor{Schema: s, BucketCount: &buckets,
+		Properties: map[string]string{schema.OptLogFormat: format}})
+	w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close(context.Background())
+	wtBenchWrite(b, data, func(ctx context.Context, row []any) error {
+		_, err := w.Append(ctx, row)
+		return err
+	}, w.Flush)
 }
 
 func BenchmarkUpsertRows(b *testing.B) {
@@ -151,7 +174,7 @@ func BenchmarkUpsertRows(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer w.Close(context.Background())
-			wtBenchWrite(b, func(ctx context.Context, row []any) error {
+			wtBenchWrite(b, wtBenchData, func(ctx context.Context, row []any) error {
 				_, err := w.Upsert(ctx, row)
 				return err
 			}, w.Flush)

@@ -141,7 +141,7 @@ func bucketLeaders(ctx context.Context, adm *flussrpc.Admin, path flussrpc.Table
 // writer's sticky bucket assignment does).
 func arrowBatches(info *flussrpc.TableInfo, n int) (map[int32][]batch, error) {
 	d := &info.Descriptor
-	enc, err := arrowipc.NewTableEncoder(d)
+	enc, err := arrowipc.NewTableEncoder(d, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -91,14 +91,14 @@ func NewEncoder(cols []schema.Column, c Compression, mem memory.Allocator) (*Enc
 }
 
 // NewTableEncoder returns the encoder of a table's ARROW log batches: its
-// columns in its own compression (see NewEncoder for why), with
-// memory.DefaultAllocator.
-func NewTableEncoder(d *schema.TableDescriptor) (*Encoder, error) {
+// columns in its own compression (see NewEncoder for why), its temporary
+// buffers from mem (nil means memory.DefaultAllocator).
+func NewTableEncoder(d *schema.TableDescriptor, mem memory.Allocator) (*Encoder, error) {
 	c, err := TableCompression(d)
 	if err != nil {
 		return nil, err
 	}
-	return NewEncoder(d.Schema.Columns, c, nil)
+	return NewEncoder(d.Schema.Columns, c, mem)
 }
 
 // Schema returns the Arrow schema records must have.

@@ -1,16 +1,16 @@
 //go:build unix
 
-package fluss_test
+package testkit
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU is the CPU time the process has used (user and system), so
+// ProcessCPU is the CPU time the process has used (user and system), so
 // that a benchmark can report CPU per operation, which the other load on
 // a shared machine disturbs far less than throughput.
-func processCPU() time.Duration {
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
