@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -43,37 +42,19 @@ func uniqueDB(t *testing.T, db *sql.DB) string {
 func mustExec(t *testing.T, db *sql.DB, query string, args ...any) sql.Result {
 	t.Helper()
 	var res sql.Result
-	exec := func() (err error) {
-		res, err = db.ExecContext(ctxT(t), query, args...)
-		return err
-	}
-	drop := ""
-	if m := createdTable.FindStringSubmatch(query); m != nil {
-		drop = "DROP TABLE IF EXISTS " + m[1]
-	} else if m := addedPartition.FindStringSubmatch(query); m != nil {
-		drop = "ALTER TABLE " + m[1] + " DROP IF EXISTS PARTITION " + m[2]
-	}
-	var err error
-	if drop != "" {
-		err = clustertest.CreateWithLeaders(t, exec, func() error {
-			_, err := db.ExecContext(ctxT(t), drop)
+	err := clustertest.ExecWithLeaders(t, query, func(q string) (err error) {
+		if q != query { // the DROP between attempts
+			_, err = db.ExecContext(ctxT(t), q)
 			return err
-		})
-	} else {
-		err = exec()
-	}
+		}
+		res, err = db.ExecContext(ctxT(t), q, args...)
+		return err
+	})
 	if err != nil {
 		t.Fatalf("Exec(%s): %v", query, err)
 	}
 	return res
 }
-
-// createdTable matches CREATE TABLE statements and captures the table.
-var createdTable = regexp.MustCompile(`(?is)^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([^\s(]+)`)
-
-// addedPartition matches ALTER TABLE ... ADD PARTITION statements and
-// captures the table and the partition spec.
-var addedPartition = regexp.MustCompile(`(?is)^\s*ALTER\s+TABLE\s+(\S+)\s+ADD\s+(?:IF\s+NOT\s+EXISTS\s+)?PARTITION\s*(\(.*\))\s*$`)
 
 func queryStrings(t *testing.T, db *sql.DB, query string, args ...any) [][]string {
 	t.Helper()

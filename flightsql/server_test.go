@@ -126,7 +126,11 @@ func newDatabase(t testing.TB, ctx context.Context, cl *fsql.Client, prefix stri
 
 func update(t testing.TB, ctx context.Context, cl *fsql.Client, sql string) int64 {
 	t.Helper()
-	n, err := cl.ExecuteUpdate(ctx, sql)
+	var n int64
+	err := clustertest.ExecWithLeaders(t, sql, func(q string) (err error) {
+		n, err = cl.ExecuteUpdate(ctx, q)
+		return err
+	})
 	if err != nil {
 		t.Fatalf("%s: %v", sql, err)
 	}

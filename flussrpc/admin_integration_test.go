@@ -458,7 +458,10 @@ func TestBucketsStatsAndSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	two := 2
-	if err := adm.CreateTable(ctx, path, schema.TableDescriptor{Schema: s, BucketCount: &two}, false); err != nil {
+	err = clustertest.CreateWithLeaders(t, func() error {
+		return adm.CreateTable(ctx, path, schema.TableDescriptor{Schema: s, BucketCount: &two}, false)
+	}, func() error { return adm.DropTable(ctx, path, true) })
+	if err != nil {
 		t.Fatal(err)
 	}
 	// GetTableStats waits for the new table's leaders; GetBuckets then sees them.

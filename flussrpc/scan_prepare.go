@@ -108,7 +108,9 @@ func (d *scanDecoders) prepare(ctx context.Context, p *preparedFetch, c *complet
 			}
 			pb.crcOK = true
 		}
-		if d.arrow == nil || !d.decodeAhead.Load() {
+		// A schema not at hand would need a request, which Poll, waiting
+		// for this preparation, could not cancel: Poll decodes those.
+		if d.arrow == nil || !d.decodeAhead.Load() || !d.t.knownSchema(int32(h.SchemaID)) {
 			continue
 		}
 		rd, err := d.arrow.decoder(ctx, h.SchemaID, d.arrow.proj.pushdown && !c.remote)

@@ -123,3 +123,12 @@ func (t *Table) Schema(ctx context.Context, id int32) (schema.Schema, error) {
 	t.mu.Unlock()
 	return info.Schema, nil
 }
+
+// knownSchema reports whether Schema has schema id at hand, without a
+// request.
+func (t *Table) knownSchema(id int32) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ok := t.schemas[id]
+	return ok
+}

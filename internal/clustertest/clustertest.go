@@ -16,6 +16,8 @@ import (
 	"errors"
 	"io"
 	"os"
+	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -111,7 +113,7 @@ func resolve() (Addrs, error) {
 func CreateWithLeaders(tb testing.TB, create, drop func() error) error {
 	tb.Helper()
 	err := create()
-	for attempt := 1; attempt < 3 && errors.Is(err, flussrpc.ErrNoLeaders); attempt++ {
+	for attempt := 1; attempt < 3 && noLeaders(err); attempt++ {
 		tb.Logf("created without bucket leaders, restarting the coordinator and creating again: %v", err)
 		if herr := restartCoordinator(); herr != nil {
 			return errors.Join(err, herr)
@@ -123,6 +125,36 @@ func CreateWithLeaders(tb testing.TB, create, drop func() error) error {
 	}
 	return err
 }
+
+// noLeaders reports whether err is flussrpc.ErrNoLeaders, or carries only
+// its text: an error that crossed gRPC or came from a peer process.
+func noLeaders(err error) bool {
+	return err != nil && (errors.Is(err, flussrpc.ErrNoLeaders) || strings.Contains(err.Error(), flussrpc.ErrNoLeaders.Error()))
+}
+
+// ExecWithLeaders runs the SQL statement query with exec. A CREATE TABLE,
+// or an ALTER TABLE ... ADD PARTITION, runs as create does in
+// CreateWithLeaders, with the matching DROP run by exec in between.
+func ExecWithLeaders(tb testing.TB, query string, exec func(query string) error) error {
+	tb.Helper()
+	drop := ""
+	if m := createdTable.FindStringSubmatch(query); m != nil {
+		drop = "DROP TABLE IF EXISTS " + m[1]
+	} else if m := addedPartition.FindStringSubmatch(query); m != nil {
+		drop = "ALTER TABLE " + m[1] + " DROP IF EXISTS PARTITION " + m[2]
+	}
+	if drop == "" {
+		return exec(query)
+	}
+	return CreateWithLeaders(tb, func() error { return exec(query) }, func() error { return exec(drop) })
+}
+
+// createdTable matches CREATE TABLE statements and captures the table.
+var createdTable = regexp.MustCompile(`(?is)^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([^\s(]+)`)
+
+// addedPartition matches ALTER TABLE ... ADD PARTITION statements and
+// captures the table and the partition spec.
+var addedPartition = regexp.MustCompile(`(?is)^\s*ALTER\s+TABLE\s+(\S+)\s+ADD\s+(?:IF\s+NOT\s+EXISTS\s+)?PARTITION\s*(\(.*\))\s*$`)
 
 // restartCoordinator kills and restarts the coordinator of the local
 // cluster, which rebuilds its state from ZooKeeper; it does nothing for an
