@@ -20,7 +20,7 @@ import (
 // driver against the server, on the real cluster, including a scan whose
 // compressed log batches the driver asks to get undecoded.
 func TestADBCPythonClient(t *testing.T) {
-	addr, srv := startServer(t, nil)
+	addr, srv := startServer(t, func(c *flightsql.Config) { c.ScanEndpoints = 3 })
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
 	out, err := runPeer(t, func() *exec.Cmd {
 		return exec.CommandContext(ctx, peertest.Python(t), peertest.Script("adbc", "check.py"),

@@ -32,7 +32,7 @@ func jdbcClasspath(t *testing.T) string {
 // passed through undecoded through a ResultSet and runs a prepared query
 // with a typed parameter.
 func TestJDBCClient(t *testing.T) {
-	addr, srv := startServer(t, nil)
+	addr, srv := startServer(t, func(c *flightsql.Config) { c.ScanEndpoints = 3 })
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
 	db := newDatabase(t, ctx, cl, "jdbc")
 	update(t, ctx, cl, "CREATE TABLE "+db+".items (id BIGINT NOT NULL, name STRING, price DECIMAL(8, 2), PRIMARY KEY (id) NOT ENFORCED)")

@@ -46,7 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	cert := fs.String("tls-cert", "", "PEM certificate `file`: serve over TLS (with --tls-key)")
 	key := fs.String("tls-key", "", "PEM private key `file` of --tls-cert")
 	anon := fs.Bool("allow-anonymous", false, "admit calls without credentials (they run as the DSN's user)")
-	endpoints := fs.Int("scan-endpoints", flightsql.DefaultScanEndpoints, "split a log scan in no particular order into at most `n` endpoints, read in parallel (1: one endpoint)")
+	endpoints := fs.Int("scan-endpoints", flightsql.DefaultScanEndpoints(), "split a log scan in no particular order into at most `n` endpoints, read in parallel (1: one endpoint; the default is one per two CPUs, up to 4)")
 	verbose := fs.Bool("v", false, "log connections and authentications to stderr")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
