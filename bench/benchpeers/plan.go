@@ -50,7 +50,12 @@ type bcase struct {
 	conc   int
 }
 
-func (c bcase) ours() bool    { return c.lang == langGo && c.client != "ceiling" }
+// ours reports whether c is this repository's: its Go client, or its
+// Flight SQL server read by ADBC (a peer client, but not a peer).
+func (c bcase) ours() bool {
+	return (c.lang == langGo && c.client != "ceiling") || c.mode == "scan-adbc"
+}
+
 func (c bcase) ceiling() bool { return c.client == "ceiling" }
 
 // cases lists every line of the table, in order.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -22,6 +23,23 @@ func TestRoundOrder(t *testing.T) {
 	} {
 		if got := roundOrder(cs, tc.round); !slices.Equal(got, tc.want) {
 			t.Errorf("round %d: order %v, want %v", tc.round, got, tc.want)
+		}
+	}
+}
+
+// TestReportRatios: the ADBC scan through our server is ours, compared
+// with the peers, and is no peer of our other lines.
+func TestReportRatios(t *testing.T) {
+	cs := []bcase{
+		{group: "g", peers: "g", mode: "scan-arrow", lang: langGo, client: "native", label: "native"},
+		{group: "g", peers: "g", mode: "scan-arrow", lang: langPython, label: "pyfluss"},
+		{group: "g", peers: "g", mode: "scan-adbc", lang: langPython, label: "adbc"},
+	}
+	rate := func(r float64) []run { return []run{{res: result{Ops: int64(r), Seconds: 1}}} }
+	tbl := report(cs, [][]run{rate(300), rate(200), rate(100)})
+	for _, want := range []string{"| native | 300 | 300–300 |  | 1.50× |", "| adbc | 100 | 100–100 |  | 0.50× |"} {
+		if !strings.Contains(tbl, want) {
+			t.Errorf("report lacks %q:\n%s", want, tbl)
 		}
 	}
 }
