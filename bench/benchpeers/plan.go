@@ -53,7 +53,7 @@ type bcase struct {
 // ours reports whether c is this repository's: its Go client, or its
 // Flight SQL server read by ADBC (a peer client, but not a peer).
 func (c bcase) ours() bool {
-	return (c.lang == langGo && c.client != "ceiling") || c.mode == "scan-adbc"
+	return (c.lang == langGo && c.client != "ceiling") || readsFlightSQL(c.mode)
 }
 
 func (c bcase) ceiling() bool { return c.client == "ceiling" }
