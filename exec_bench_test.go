@@ -434,8 +434,8 @@ func BenchmarkScan(b *testing.B) {
 		ctx := context.Background()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			// The fetch sizes the driver uses (see exec_read.go).
-			sc, err := t.NewLogScanner(flussrpc.LogScanOptions{Bounded: true, MaxBucketFetchBytes: 8 << 20, MaxFetchBytes: 32 << 20})
+			// The engine's scans use the default fetch sizes too.
+			sc, err := t.NewLogScanner(flussrpc.LogScanOptions{Bounded: true})
 			if err != nil {
 				b.Fatal(err)
 			}
