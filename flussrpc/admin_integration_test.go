@@ -115,9 +115,7 @@ func TestDatabaseLifecycle(t *testing.T) {
 
 	// A database with a table is only dropped with cascade.
 	tbl := flussrpc.TablePath{Database: db, Table: "t"}
-	if err := adm.CreateTable(ctx, tbl, logTableDescriptor(t), false); err != nil {
-		t.Fatal(err)
-	}
+	mustCreate(t, adm, tbl, logTableDescriptor(t))
 	wantCode(t, "DropDatabase(non-empty)", adm.DropDatabase(ctx, db, false, false), flussrpc.ErrDatabaseNotEmpty)
 	if err := adm.DropDatabase(ctx, db, false, true); err != nil {
 		t.Fatalf("DropDatabase(cascade): %v", err)
@@ -201,9 +199,7 @@ func TestTableLifecycle(t *testing.T) {
 		CustomProperties: map[string]string{"app": "fluss-go"},
 	}
 	path := flussrpc.TablePath{Database: db, Table: "all_types"}
-	if err := adm.CreateTable(ctx, path, desc, false); err != nil {
-		t.Fatalf("CreateTable: %v", err)
-	}
+	mustCreate(t, adm, path, desc)
 	wantCode(t, "CreateTable(existing)", adm.CreateTable(ctx, path, desc, false), flussrpc.ErrTableAlreadyExist)
 	if err := adm.CreateTable(ctx, path, desc, true); err != nil {
 		t.Fatalf("CreateTable(ignoreIfExists): %v", err)
@@ -261,9 +257,7 @@ func TestAlterTable(t *testing.T) {
 	ctx := testCtx(t)
 	db := newDatabase(t, adm)
 	path := flussrpc.TablePath{Database: db, Table: "alter_me"}
-	if err := adm.CreateTable(ctx, path, logTableDescriptor(t), false); err != nil {
-		t.Fatal(err)
-	}
+	mustCreate(t, adm, path, logTableDescriptor(t))
 	before, err := adm.GetTableInfo(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -346,9 +340,7 @@ func TestPartitions(t *testing.T) {
 	ctx := testCtx(t)
 	db := newDatabase(t, adm)
 	path := flussrpc.TablePath{Database: db, Table: "parted"}
-	if err := adm.CreateTable(ctx, path, partitionedDescriptor(t), false); err != nil {
-		t.Fatal(err)
-	}
+	mustCreate(t, adm, path, partitionedDescriptor(t))
 	specs := []map[string]string{
 		{"region": "us", "dt": "2024-01-01"},
 		{"region": "us", "dt": "2024-01-02"},
@@ -399,9 +391,7 @@ func TestPartitions(t *testing.T) {
 	}
 
 	plain := flussrpc.TablePath{Database: db, Table: "plain"}
-	if err := adm.CreateTable(ctx, plain, logTableDescriptor(t), false); err != nil {
-		t.Fatal(err)
-	}
+	mustCreate(t, adm, plain, logTableDescriptor(t))
 	wantCode(t, "CreatePartition(non-partitioned)", adm.CreatePartition(ctx, plain, specs[0], false), flussrpc.ErrTableNotPartitioned)
 }
 
@@ -413,9 +403,7 @@ func TestListOffsetsAndLakeSnapshot(t *testing.T) {
 	desc := logTableDescriptor(t)
 	three := 3
 	desc.BucketCount = &three
-	if err := adm.CreateTable(ctx, path, desc, false); err != nil {
-		t.Fatal(err)
-	}
+	mustCreate(t, adm, path, desc)
 	for _, spec := range []flussrpc.OffsetSpec{flussrpc.OffsetEarliest(), flussrpc.OffsetLatest(), flussrpc.OffsetAtTimestamp(time.Now().UnixMilli())} {
 		got, err := adm.ListOffsets(ctx, path, "", nil, spec)
 		if err != nil {
@@ -458,12 +446,7 @@ func TestBucketsStatsAndSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	two := 2
-	err = clustertest.CreateWithLeaders(t, func() error {
-		return adm.CreateTable(ctx, path, schema.TableDescriptor{Schema: s, BucketCount: &two}, false)
-	}, func() error { return adm.DropTable(ctx, path, true) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	mustCreate(t, adm, path, schema.TableDescriptor{Schema: s, BucketCount: &two})
 	// GetTableStats waits for the new table's leaders; GetBuckets then sees them.
 	stats, err := adm.GetTableStats(ctx, path, "", nil)
 	if err != nil || len(stats) != 2 || stats[0] != 0 || stats[1] != 0 {

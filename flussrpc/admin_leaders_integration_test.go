@@ -31,16 +31,12 @@ func TestCreateReturnsWithLeaders(t *testing.T) {
 	}
 	cols := []schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("p", schema.String())}
 	plain := flussrpc.TablePath{Database: db, Table: uniqueName("lead")}
-	if err := adm.CreateTable(ctx, plain, schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(4)}, false); err != nil {
-		t.Fatal(err)
-	}
+	mustCreate(t, adm, plain, schema.TableDescriptor{Schema: newSchema(t, cols), BucketCount: intPtr(4)})
 	wantLeaders(plain, "")
 
 	parted := flussrpc.TablePath{Database: db, Table: uniqueName("leadp")}
 	desc := schema.TableDescriptor{Schema: newSchema(t, cols), PartitionKeys: []string{"p"}, BucketCount: intPtr(4)}
-	if err := adm.CreateTable(ctx, parted, desc, false); err != nil {
-		t.Fatal(err)
-	}
+	mustCreate(t, adm, parted, desc)
 	if err := adm.CreatePartition(ctx, parted, map[string]string{"p": "x"}, false); err != nil {
 		t.Fatal(err)
 	}
@@ -64,9 +60,7 @@ func TestCreateAutoPartitionedReturnsWithPartitions(t *testing.T) {
 			schema.OptAutoPartitionTimeUnit:  "HOUR",
 			schema.OptAutoPartitionPrecreate: "5",
 		}}
-	if err := adm.CreateTable(ctx, path, desc, false); err != nil {
-		t.Fatal(err)
-	}
+	mustCreate(t, adm, path, desc)
 	parts, err := adm.ListPartitionInfos(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)

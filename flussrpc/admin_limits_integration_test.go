@@ -7,7 +7,6 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
-	"github.com/gofluss/fluss/internal/clustertest"
 )
 
 // TestOptionSizeLimit: descriptors and options too large for one ZooKeeper
@@ -73,12 +72,7 @@ func TestOptionSizeLimit(t *testing.T) {
 	// refuses nothing the server could keep but the last few kilobytes).
 	path := flussrpc.TablePath{Database: db, Table: uniqueName("edge")}
 	value := strings.Repeat("v", flussrpc.MaxStoredMetadataBytes-4096)
-	err := clustertest.CreateWithLeaders(t, func() error {
-		return adm.CreateTable(ctx, path, desc(map[string]string{"custom.k": value}), false)
-	}, func() error { return adm.DropTable(ctx, path, true) })
-	if err != nil {
-		t.Fatalf("CreateTable with a %d-byte option: %v", len(value), err)
-	}
+	mustCreate(t, adm, path, desc(map[string]string{"custom.k": value}))
 	info, err := adm.GetTableInfo(ctx, path)
 	if err != nil {
 		t.Fatal(err)

@@ -128,9 +128,7 @@ func TestPeerDescribesOurTable(t *testing.T) {
 		CustomProperties: map[string]string{"origin": "go"},
 	}
 	path := flussrpc.TablePath{Database: db, Table: "from_go"}
-	if err := adm.CreateTable(ctx, path, desc, false); err != nil {
-		t.Fatal(err)
-	}
+	mustCreate(t, adm, path, desc)
 	ours, err := adm.GetTableInfo(ctx, path)
 	if err != nil {
 		t.Fatal(err)

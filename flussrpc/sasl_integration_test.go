@@ -28,9 +28,7 @@ func TestSASLPlain(t *testing.T) {
 	// authenticated too.
 	db := newDatabase(t, c.Admin())
 	path := flussrpc.TablePath{Database: db, Table: "t"}
-	if err := c.Admin().CreateTable(ctx, path, logTableDescriptor(t), false); err != nil {
-		t.Fatal(err)
-	}
+	mustCreate(t, c.Admin(), path, logTableDescriptor(t))
 	if _, err := c.Admin().ListOffsets(ctx, path, "", nil, flussrpc.OffsetLatest()); err != nil {
 		t.Fatalf("ListOffsets over SASL: %v", err)
 	}

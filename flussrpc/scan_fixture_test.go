@@ -176,15 +176,22 @@ func sameRowSet(t *testing.T, what string, got, want [][]any) {
 	}
 }
 
-// createTable creates a table and opens it.
-func createTable(t *testing.T, c *flussrpc.Client, db, name string, desc schema.TableDescriptor) *flussrpc.Table {
+// mustCreate creates a table, again if a loaded coordinator created it
+// without leaders (clustertest.CreateWithLeaders), or fails the test.
+func mustCreate(t *testing.T, adm *flussrpc.Admin, path flussrpc.TablePath, desc schema.TableDescriptor) {
 	t.Helper()
-	path := flussrpc.TablePath{Database: db, Table: name}
-	err := clustertest.CreateWithLeaders(t, func() error { return c.Admin().CreateTable(testCtx(t), path, desc, false) },
-		func() error { return c.Admin().DropTable(testCtx(t), path, true) })
+	err := clustertest.CreateWithLeaders(t, func() error { return adm.CreateTable(testCtx(t), path, desc, false) },
+		func() error { return adm.DropTable(testCtx(t), path, true) })
 	if err != nil {
 		t.Fatalf("CreateTable %s: %v", path, err)
 	}
+}
+
+// createTable creates a table (mustCreate) and opens it.
+func createTable(t *testing.T, c *flussrpc.Client, db, name string, desc schema.TableDescriptor) *flussrpc.Table {
+	t.Helper()
+	path := flussrpc.TablePath{Database: db, Table: name}
+	mustCreate(t, c.Admin(), path, desc)
 	tbl, err := c.OpenTable(testCtx(t), path)
 	if err != nil {
 		t.Fatal(err)

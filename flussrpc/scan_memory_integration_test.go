@@ -54,9 +54,7 @@ func TestScanLargeTableInBoundedMemory(t *testing.T) {
 	// Uncompressed, so that filling 125 MiB stays quick under -race; the
 	// fetch sizes then bound the decoded bytes too.
 	desc := schema.TableDescriptor{Schema: s, BucketCount: &four, Properties: map[string]string{schema.OptArrowCompressionType: "NONE"}}
-	if err := c.Admin().CreateTable(ctx, path, desc, false); err != nil {
-		t.Fatal(err)
-	}
+	mustCreate(t, c.Admin(), path, desc)
 	tbl, err := c.OpenTable(ctx, path)
 	if err != nil {
 		t.Fatal(err)

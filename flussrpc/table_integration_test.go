@@ -15,9 +15,7 @@ func TestSharedTableHandle(t *testing.T) {
 	ctx := testCtx(t)
 	db := newDatabase(t, adm)
 	path := flussrpc.TablePath{Database: db, Table: "shared"}
-	if err := adm.CreateTable(ctx, path, logTableDescriptor(t), false); err != nil {
-		t.Fatal(err)
-	}
+	mustCreate(t, adm, path, logTableDescriptor(t))
 	first, err := c.Table(ctx, path)
 	if err != nil {
 		t.Fatal(err)
