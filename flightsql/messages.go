@@ -31,7 +31,7 @@ func (m *messages) add(rec arrow.RecordBatch) ([]arrow.RecordBatch, error) {
 	if rec.NumRows() == 0 {
 		return nil, nil
 	}
-	size := recordSize(rec)
+	size := int64(arrowipc.RecordBytes(rec))
 	if size < gatherBytes {
 		rec.Retain()
 		m.held = append(m.held, rec)
@@ -83,27 +83,4 @@ func (m *messages) release() {
 		r.Release()
 	}
 	m.held, m.bytes = nil, 0
-}
-
-// recordSize is the size of a record's buffers.
-func recordSize(rec arrow.RecordBatch) int64 {
-	var n int64
-	for _, col := range rec.Columns() {
-		n += dataSize(col.Data())
-	}
-	return n
-}
-
-// dataSize is the size of an array's buffers, children included.
-func dataSize(d arrow.ArrayData) int64 {
-	var n int64
-	for _, b := range d.Buffers() {
-		if b != nil {
-			n += int64(b.Len())
-		}
-	}
-	for _, c := range d.Children() {
-		n += dataSize(c)
-	}
-	return n
 }

@@ -352,10 +352,17 @@ func (a *arrowScanDecoders) decoder(ctx context.Context, schemaID int16, project
 	return d, nil
 }
 
+// batchDecoder returns the decoder of a batch with header h: local reads
+// of a scan with push-down hold the columns the server projected, tiered
+// (remote) batches every column of their schema.
+func (a *arrowScanDecoders) batchDecoder(ctx context.Context, h *codec.LogBatchHeader, remote bool) (*arrowSchemaDecoder, error) {
+	return a.decoder(ctx, h.SchemaID, a.proj.pushdown && !remote)
+}
+
 // raw returns the record of an ARROW batch in the batch's own columns,
 // from its preparation when there is one, and the decoder of its schema.
 func (a *arrowScanDecoders) raw(ctx context.Context, b *codec.LogBatch, remote bool, p *preparedBatch) (arrow.RecordBatch, []codec.ChangeType, *arrowSchemaDecoder, error) {
-	d, err := a.decoder(ctx, b.Header.SchemaID, a.proj.pushdown && !remote)
+	d, err := a.batchDecoder(ctx, &b.Header, remote)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -459,7 +466,7 @@ func (a *arrowScanDecoders) decodesAsIs(d *arrowSchemaDecoder, got *arrow.Schema
 // when opts allow handing it out as it is; nil when it must be decoded.
 func (a *arrowScanDecoders) message(ctx context.Context, b *codec.LogBatch, remote bool, opts ArrowIPCOptions) (*arrowipc.Message, []codec.ChangeType, error) {
 	h := &b.Header
-	d, err := a.decoder(ctx, h.SchemaID, a.proj.pushdown && !remote)
+	d, err := a.batchDecoder(ctx, h, remote)
 	if err != nil || !d.asIs {
 		return nil, nil, err
 	}

@@ -49,16 +49,11 @@ func TestScanLargeTableInBoundedMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := flussrpc.TablePath{Database: db, Table: "big"}
 	four := 4
 	// Uncompressed, so that filling 125 MiB stays quick under -race; the
 	// fetch sizes then bound the decoded bytes too.
 	desc := schema.TableDescriptor{Schema: s, BucketCount: &four, Properties: map[string]string{schema.OptArrowCompressionType: "NONE"}}
-	mustCreate(t, c.Admin(), path, desc)
-	tbl, err := c.OpenTable(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := createTable(t, c, db, "big", desc)
 	w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{})
 	if err != nil {
 		t.Fatal(err)

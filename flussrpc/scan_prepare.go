@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 )
 
 // preparedFetch is the work done on a buffered answer before Poll takes
@@ -113,7 +114,7 @@ func (d *scanDecoders) prepare(ctx context.Context, p *preparedFetch, c *complet
 		if d.arrow == nil || !d.decodeAhead.Load() || !d.t.knownSchema(int32(h.SchemaID)) {
 			continue
 		}
-		rd, err := d.arrow.decoder(ctx, h.SchemaID, d.arrow.proj.pushdown && !c.remote)
+		rd, err := d.arrow.batchDecoder(ctx, h, c.remote)
 		if err != nil {
 			continue
 		}
@@ -129,22 +130,5 @@ func (d *scanDecoders) prepare(ctx context.Context, p *preparedFetch, c *complet
 // decodedSize is the memory a decoded record holds beyond the payload it
 // came from (whose uncompressed buffers it may point into).
 func decodedSize(rec arrow.RecordBatch, payload int) int {
-	n := 0
-	for _, col := range rec.Columns() {
-		n += dataSize(col.Data())
-	}
-	return max(n-payload, 0)
-}
-
-func dataSize(d arrow.ArrayData) int {
-	n := 0
-	for _, b := range d.Buffers() {
-		if b != nil {
-			n += b.Len()
-		}
-	}
-	for _, c := range d.Children() {
-		n += dataSize(c)
-	}
-	return n
+	return max(arrowipc.RecordBytes(rec)-payload, 0)
 }
