@@ -11,6 +11,8 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
+	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/planner"
 	"github.com/gofluss/fluss/typeconv"
 )
@@ -471,6 +473,14 @@ func (c *Session) logScan(ctx context.Context, spec logScanSpec, b *binder) (sca
 		return nil, pl, err
 	}
 	src := &logSource{sc: sc, changelog: spec.changelog, wait: c.pollWait()}
+	if !spec.changelog && !spec.binlog && h.t.Info().Descriptor.LogFormat() == schema.FormatArrow {
+		// Rows of a row-format table would only be converted to Arrow
+		// and back.
+		if src.reader, err = arrowipc.NewColumnReader(sc.Columns()); err != nil {
+			sc.Close()
+			return nil, pl, err
+		}
+	}
 	if spec.binlog {
 		src.before, src.width = map[bucketRef][]any{}, len(tnames)
 	}
@@ -542,6 +552,9 @@ type logSource struct {
 	sc        *flussrpc.LogScanner
 	changelog bool
 	wait      time.Duration
+	// reader reads the scanner's records column by column when the scan
+	// may be columnar (see columnSource): a plain scan of an ARROW table.
+	reader *arrowipc.ColumnReader
 	// before is set for $binlog: the update_before row of each bucket
 	// waiting for its update_after. width is the table's column count.
 	before map[bucketRef][]any
@@ -618,3 +631,29 @@ func (s *logSource) next(ctx context.Context) ([][]any, error) {
 }
 
 func (s *logSource) close() { s.sc.Close() }
+
+func (s *logSource) columnar() bool { return s.reader != nil }
+
+func (s *logSource) nextColumns(ctx context.Context) ([]*arrowipc.Columns, error) {
+	for {
+		bs, err := s.sc.PollArrow(ctx, s.wait)
+		out := make([]*arrowipc.Columns, 0, len(bs))
+		for _, b := range bs {
+			if err == nil {
+				var cols *arrowipc.Columns
+				if cols, err = s.reader.Read(b.Record); err == nil {
+					out = append(out, cols)
+				}
+			}
+			// The columns hold copies: the record's memory goes back to
+			// the scanner's allocator at once.
+			b.Record.Release()
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(out) > 0 {
+			return out, nil
+		}
+	}
+}

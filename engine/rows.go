@@ -80,19 +80,32 @@ func (r *memRows) Next(dest []driver.Value) error {
 
 // convert turns one row of codec values into database/sql values.
 func (r *memRows) convert(row []any, dest []driver.Value) error {
+	r.converters()
+	for i := range dest {
+		if err := r.set(dest, i, row[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// converters makes the converter of each column, once.
+func (r *memRows) converters() {
 	if r.conv == nil {
 		r.conv = make([]func(any) (driver.Value, error), len(r.cols))
 		for i, c := range r.cols {
 			r.conv[i] = typeconv.Converter(c.Type, r.opts)
 		}
 	}
-	for i := range dest {
-		v, err := r.conv[i](row[i])
-		if err != nil {
-			return typeconv.WithColumn(err, r.cols[i].Name)
-		}
-		dest[i] = v
+}
+
+// set converts v, a codec value of column i, into dest[i].
+func (r *memRows) set(dest []driver.Value, i int, v any) error {
+	d, err := r.conv[i](v)
+	if err != nil {
+		return typeconv.WithColumn(err, r.cols[i].Name)
 	}
+	dest[i] = d
 	return nil
 }
 

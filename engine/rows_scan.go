@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/planner"
 	"github.com/gofluss/fluss/typeconv"
 )
@@ -18,6 +19,19 @@ import (
 type scanSource interface {
 	next(ctx context.Context) ([][]any, error)
 	close()
+}
+
+// columnSource is a scanSource that may also hand out its chunks as
+// record batches read column by column (a plain scan of an ARROW table).
+// A pipeline that only projects takes them: no row is made of a record,
+// Next reads each value straight from the batch's columns, which spares
+// the allocation and garbage collection of a slice per row.
+type columnSource interface {
+	scanSource
+	// columnar reports whether nextColumns may be called.
+	columnar() bool
+	// nextColumns is next, with the chunk's rows held column by column.
+	nextColumns(ctx context.Context) ([]*arrowipc.Columns, error)
 }
 
 // scanPipeline is what happens to a source's rows before they are handed
@@ -48,7 +62,8 @@ const scanPrefetch = 2
 // scanRows streams the rows of a scan. A producer goroutine pulls chunks
 // from the source, filters and projects them, and hands them over a
 // channel of scanPrefetch chunks; Next converts one row at a time with
-// typeconv.Converter.
+// typeconv.Converter. Chunks of a columnSource pass unchanged, and Next
+// applies the projection as it reads them.
 //
 // The query's context governs the whole life of the rows (database/sql
 // gives Next no context): when it ends, Next returns its error at once and
@@ -66,17 +81,22 @@ type scanRows struct {
 	ch     chan scanChunk
 	exited chan struct{}
 	src    scanSource
+	// colProj are the batch columns of the output columns when chunks
+	// come column by column (nil: the identity).
+	colProj []int
 
-	cur [][]any
-	pos int
-	err error
+	cur   scanChunk
+	batch int // the batch of cur.batches being read
+	pos   int // the next row of cur.rows or of that batch
+	err   error
 
 	closeOnce sync.Once
 }
 
 type scanChunk struct {
-	rows [][]any
-	err  error
+	rows    [][]any
+	batches []*arrowipc.Columns // instead of rows, from a columnSource
+	err     error
 }
 
 var (
@@ -99,12 +119,35 @@ func newScanRows(ctx context.Context, cols []planner.Column, opts typeconv.OutOp
 		exited:  make(chan struct{}),
 		src:     src,
 	}
-	go r.produce(pctx, pl)
+	pull := r.pullRows(pl)
+	if cs, ok := src.(columnSource); ok && pl.projectsOnly() && cs.columnar() {
+		r.colProj = pl.proj
+		pull = func(ctx context.Context) (scanChunk, bool, error) {
+			bs, err := cs.nextColumns(ctx)
+			return scanChunk{batches: bs}, false, err
+		}
+	}
+	go r.produce(pctx, pull)
 	return r
 }
 
-// produce runs the pipeline until the source ends, fails, or ctx ends.
-func (r *scanRows) produce(ctx context.Context, pl scanPipeline) {
+// pullRows returns the producer's step for chunks of rows: the source's
+// next chunk through pl, and whether LIMIT is reached with it.
+func (r *scanRows) pullRows(pl scanPipeline) func(ctx context.Context) (scanChunk, bool, error) {
+	st := &pipelineState{pl: pl}
+	return func(ctx context.Context) (scanChunk, bool, error) {
+		in, err := r.src.next(ctx)
+		if err != nil {
+			return scanChunk{}, true, err
+		}
+		out, err := st.apply(in)
+		return scanChunk{rows: out, err: err}, st.done(), nil
+	}
+}
+
+// produce runs pull until the source ends, fails, the chunks are all
+// wanted, or ctx ends.
+func (r *scanRows) produce(ctx context.Context, pull func(context.Context) (scanChunk, bool, error)) {
 	defer close(r.exited)
 	defer close(r.ch)
 	send := func(c scanChunk) bool {
@@ -115,9 +158,8 @@ func (r *scanRows) produce(ctx context.Context, pl scanPipeline) {
 			return false
 		}
 	}
-	st := pipelineState{pl: pl}
-	for !st.done() {
-		in, err := r.src.next(ctx)
+	for {
+		c, done, err := pull(ctx)
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				if ctx.Err() != nil {
@@ -127,12 +169,10 @@ func (r *scanRows) produce(ctx context.Context, pl scanPipeline) {
 			}
 			return
 		}
-		out, err := st.apply(in)
-		if err != nil {
-			send(scanChunk{rows: out, err: err})
+		if (len(c.rows) > 0 || len(c.batches) > 0 || c.err != nil) && !send(c) {
 			return
 		}
-		if len(out) > 0 && !send(scanChunk{rows: out}) {
+		if done || c.err != nil {
 			return
 		}
 	}
@@ -198,7 +238,7 @@ func project(row []any, proj []int) []any {
 // Next converts the next row into dest, waiting for the producer when
 // the current chunk is used up.
 func (r *scanRows) Next(dest []driver.Value) error {
-	for r.pos >= len(r.cur) {
+	for !r.hasRow() {
 		if r.err != nil {
 			return r.err
 		}
@@ -214,7 +254,7 @@ func (r *scanRows) Next(dest []driver.Value) error {
 				r.err = io.EOF
 				return io.EOF
 			}
-			r.cur, r.pos = c.rows, 0
+			r.cur, r.batch, r.pos = c, 0, 0
 			if c.err != nil {
 				r.err = c.err
 			}
@@ -223,10 +263,45 @@ func (r *scanRows) Next(dest []driver.Value) error {
 			return r.err
 		}
 	}
-	row := r.cur[r.pos]
-	r.cur[r.pos] = nil
+	if r.cur.batches != nil {
+		return r.convertColumns(dest)
+	}
+	row := r.cur.rows[r.pos]
+	r.cur.rows[r.pos] = nil
 	r.pos++
 	return r.convert(row, dest)
+}
+
+// hasRow reports whether the current chunk has a row left, moving on to
+// its next batch when one is used up (and letting go of that one).
+func (r *scanRows) hasRow() bool {
+	if r.cur.batches == nil {
+		return r.pos < len(r.cur.rows)
+	}
+	for ; r.batch < len(r.cur.batches); r.batch, r.pos = r.batch+1, 0 {
+		if r.pos < r.cur.batches[r.batch].NumRows() {
+			return true
+		}
+		r.cur.batches[r.batch] = nil
+	}
+	return false
+}
+
+// convertColumns converts the next row of the current batch into dest.
+func (r *scanRows) convertColumns(dest []driver.Value) error {
+	b, row := r.cur.batches[r.batch], r.pos
+	r.pos++
+	r.converters()
+	for i := range dest {
+		c := i
+		if r.colProj != nil {
+			c = r.colProj[i]
+		}
+		if err := r.set(dest, i, b.Value(c, row)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Close stops the scan and releases the source. It is idempotent and

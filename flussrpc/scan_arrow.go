@@ -83,6 +83,13 @@ func (s *LogScanner) ArrowSchema() (*arrow.Schema, error) {
 	return arrowipc.Schema(s.proj.columns)
 }
 
+// Columns returns the columns of the rows the scanner returns, in order:
+// the projection, or every column of the table's schema as of OpenTable.
+// An arrowipc.ColumnReader of them reads PollArrow's records.
+func (s *LogScanner) Columns() []schema.Column {
+	return slices.Clone(s.proj.columns)
+}
+
 // pollArrow is PollArrow, and PollArrowIPC when ipc is not nil.
 func (s *LogScanner) pollArrow(ctx context.Context, maxWait time.Duration, ipc *ArrowIPCOptions) ([]ArrowScanBatch, error) {
 	// Batches handed out as IPC messages need no decoding ahead.

@@ -16,19 +16,7 @@ func TestConcatRecords(t *testing.T) {
 	rows := allTypeRows(t)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	rb, err := NewRowBuilder(cols, mem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 3; i++ {
-		for _, r := range rows {
-			if err := rb.Append(r); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	full := rb.NewRecord()
-	rb.Release()
+	full := allTypeRecord(t, mem, 3)
 	defer full.Release()
 	n := full.NumRows()
 	var parts []arrow.RecordBatch

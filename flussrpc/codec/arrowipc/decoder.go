@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -20,13 +19,11 @@ import (
 // (Project) when the fetch used projection push-down. A Decoder is not
 // safe for concurrent use; create one per goroutine.
 type Decoder struct {
-	cols    []schema.Column
-	schema  *arrow.Schema
-	layout  layout
-	lim     Limits
-	mem     memory.Allocator
-	getters []getterFactory
-	fillers []columnFiller // per column, nil where the getter is used
+	schema *arrow.Schema
+	layout layout
+	lim    Limits
+	mem    memory.Allocator
+	reader *ColumnReader
 
 	schemaMeta *memory.Buffer // flatbuffer Schema message used to prime rd
 	rd         *ipc.Reader
@@ -40,15 +37,11 @@ func NewDecoder(cols []schema.Column, mem memory.Allocator, lim Limits) (*Decode
 	if err != nil {
 		return nil, err
 	}
-	d := &Decoder{cols: cols, schema: s, layout: l, lim: lim.withDefaults(), mem: mem}
-	for _, c := range cols {
-		g, err := newGetter(c.Type)
-		if err != nil {
-			return nil, err
-		}
-		d.getters = append(d.getters, g)
-		d.fillers = append(d.fillers, newFiller(c.Type))
+	cr, err := NewColumnReader(cols)
+	if err != nil {
+		return nil, err
 	}
+	d := &Decoder{reader: cr, schema: s, layout: l, lim: lim.withDefaults(), mem: mem}
 	p := ipc.GetSchemaPayload(s, memory.DefaultAllocator)
 	d.schemaMeta = p.Meta()
 	p.Release()
@@ -267,33 +260,7 @@ func (d *Decoder) DecodeRows(dst [][]any, payload []byte, recordCount int) ([][]
 // AppendRows converts a record with the decoder's schema (such as one from
 // Decode) to rows in the codec value model and appends them to dst.
 func (d *Decoder) AppendRows(dst [][]any, rec arrow.RecordBatch) ([][]any, error) {
-	n, nc := int(rec.NumRows()), len(d.getters)
-	if int(rec.NumCols()) != nc {
-		return dst, fmt.Errorf("arrowipc: record has %d columns, decoder expects %d", rec.NumCols(), nc)
-	}
-	flat := make([]any, n*nc)
-	start := len(dst)
-	dst = slices.Grow(dst, n)
-	for r := 0; r < n; r++ {
-		dst = append(dst, flat[r*nc:(r+1)*nc:(r+1)*nc])
-	}
-	for c, mk := range d.getters {
-		if fill := d.fillers[c]; fill != nil && fill(rec.Column(c), flat, nc, c) {
-			continue
-		}
-		get, err := mk(rec.Column(c))
-		if err != nil {
-			return dst[:start], err
-		}
-		for r := 0; r < n; r++ {
-			v, err := get(r)
-			if err != nil {
-				return dst[:start], fmt.Errorf("arrowipc: column %q row %d: %w", d.schema.Field(c).Name, r, err)
-			}
-			flat[r*nc+c] = v
-		}
-	}
-	return dst, nil
+	return d.reader.AppendRows(dst, rec)
 }
 
 // oneMessage is an ipc.MessageReader yielding a single message.

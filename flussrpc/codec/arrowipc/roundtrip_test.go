@@ -103,6 +103,26 @@ func allTypeRows(t testing.TB) [][]any {
 	}
 }
 
+// allTypeRecord is a record of allTypeRows repeated copies times, its
+// buffers from mem (nil: the default allocator).
+func allTypeRecord(t testing.TB, mem memory.Allocator, copies int) arrow.RecordBatch {
+	t.Helper()
+	rb, err := NewRowBuilder(allTypeColumns(), mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rb.Release()
+	rows := allTypeRows(t)
+	for i := 0; i < copies; i++ {
+		for _, r := range rows {
+			if err := rb.Append(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return rb.NewRecord()
+}
+
 // equalValue compares codec values, treating NaN as equal to NaN and
 // decimals by value.
 func equalValue(a, b any) bool {
@@ -592,24 +612,12 @@ func TestLZ4FramesReadableByJava(t *testing.T) {
 }
 
 // AppendRows of a sliced record (arrays at an offset, as the column
-// fillers see them) returns the rows of the slice, and the rows of one
+// copiers see them) returns the rows of the slice, and the rows of one
 // call are independent values even where they share backing memory.
 func TestAppendRowsOfSlice(t *testing.T) {
 	cols := allTypeColumns()
 	rows := allTypeRows(t)
-	rb, err := NewRowBuilder(cols, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rb.Release()
-	for i := 0; i < 3; i++ {
-		for _, r := range rows {
-			if err := rb.Append(r); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	full := rb.NewRecord()
+	full := allTypeRecord(t, nil, 3)
 	defer full.Release()
 	dec, err := NewDecoder(cols, nil, Limits{})
 	if err != nil {
