@@ -84,6 +84,9 @@ type scanRows struct {
 	// colProj are the batch columns of the output columns when chunks
 	// come column by column (nil: the identity).
 	colProj []int
+	// direct marks the output columns whose batch values pass through
+	// (typeconv.PassesThrough): they skip the converter. Made with conv.
+	direct []bool
 
 	cur   scanChunk
 	batch int // the batch of cur.batches being read
@@ -291,13 +294,23 @@ func (r *scanRows) hasRow() bool {
 func (r *scanRows) convertColumns(dest []driver.Value) error {
 	b, row := r.cur.batches[r.batch], r.pos
 	r.pos++
-	r.converters()
+	if r.direct == nil {
+		r.converters()
+		r.direct = make([]bool, len(r.cols))
+		for i, c := range r.cols {
+			r.direct[i] = typeconv.PassesThrough(c.Type)
+		}
+	}
 	for i := range dest {
 		c := i
 		if r.colProj != nil {
 			c = r.colProj[i]
 		}
-		if err := r.set(dest, i, b.Value(c, row)); err != nil {
+		v := b.Value(c, row)
+		if r.direct[i] {
+			// A batch's values are codec values by construction.
+			dest[i] = v
+		} else if err := r.set(dest, i, v); err != nil {
 			return err
 		}
 	}

@@ -128,6 +128,18 @@ func unchanged(root schema.TypeRoot) func(v any) bool {
 	return nil
 }
 
+// PassesThrough reports whether every codec value of a column of type t
+// (see package codec: bool, int64, float64 and string for these types) is
+// already its database/sql value, which Converter would return unchanged:
+// a reader of such a column may hand its values on as they are.
+func PassesThrough(t schema.DataType) bool {
+	switch t.Root {
+	case schema.RootBoolean, schema.RootBigInt, schema.RootDouble, schema.RootChar, schema.RootString:
+		return true
+	}
+	return false
+}
+
 func is[T any](v any) bool {
 	_, ok := v.(T)
 	return ok

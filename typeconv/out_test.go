@@ -61,6 +61,10 @@ func TestFromValueScalars(t *testing.T) {
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("FromValue(%s, %#v) = %#v, want %#v", tt.typ, tt.in, got, tt.want)
 		}
+		// A type that passes through gets its codec value back as it is.
+		if PassesThrough(tt.typ) && tt.in != nil && (reflect.TypeOf(got) != reflect.TypeOf(tt.in) || !reflect.DeepEqual(got, tt.in)) {
+			t.Errorf("%s passes through, but FromValue(%#v) = %#v", tt.typ, tt.in, got)
+		}
 		if tm, isTime := got.(time.Time); isTime {
 			want := tt.want.(time.Time)
 			if tm.Location().String() != want.Location().String() {
