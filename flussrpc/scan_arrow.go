@@ -52,6 +52,12 @@ type ArrowIPCOptions struct {
 	MaxBytes int
 }
 
+// passes reports whether messages of body compression c may be handed
+// out.
+func (o *ArrowIPCOptions) passes(c string) bool {
+	return c == schema.CompressionNone || slices.Contains(o.Compressions, c)
+}
+
 // PollArrow is Poll returning Arrow record batches: one per fetched log
 // batch (trimmed to the records not read yet and, for bounded scans,
 // before the end). ARROW tables are decoded without a row-by-row detour;
@@ -92,8 +98,11 @@ func (s *LogScanner) Columns() []schema.Column {
 
 // pollArrow is PollArrow, and PollArrowIPC when ipc is not nil.
 func (s *LogScanner) pollArrow(ctx context.Context, maxWait time.Duration, ipc *ArrowIPCOptions) ([]ArrowScanBatch, error) {
-	// Batches handed out as IPC messages need no decoding ahead.
-	s.dec.decodeAhead.Store(ipc == nil)
+	// Batches handed out as IPC messages need no decoding ahead; those
+	// of a compression the caller does not take are decoded anyway, so
+	// they are decoded ahead, in parallel and off the caller's goroutine,
+	// as PollArrow's are. A table's batches have its compression.
+	s.dec.decodeAhead.Store(ipc == nil || !ipc.passes(s.t.info.Descriptor.ArrowCompression()))
 	var out []ArrowScanBatch
 	err := s.poll(ctx, maxWait, func(c *completedFetch, cur readWindow) (bool, int64, error) {
 		n := len(out)
@@ -485,7 +494,7 @@ func (a *arrowScanDecoders) message(ctx context.Context, b *codec.LogBatch, remo
 	if err != nil {
 		return nil, nil, err
 	}
-	if (m.Compression != schema.CompressionNone && !slices.Contains(opts.Compressions, m.Compression)) || (opts.MaxBytes > 0 && len(m.Metadata)+len(m.Body) > opts.MaxBytes) {
+	if !opts.passes(m.Compression) || (opts.MaxBytes > 0 && len(m.Metadata)+len(m.Body) > opts.MaxBytes) {
 		return nil, nil, nil
 	}
 	return &m, cts, nil
