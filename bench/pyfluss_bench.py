@@ -125,6 +125,10 @@ def scan_adbc(uri, db, table, rows, passthrough):
     # the driver decompresses them itself.
     header = {"adbc.flight.sql.rpc.call_header.x-fluss-ipc-compression": "zstd"} if passthrough else {}
     with flight_sql.connect(uri, db_kwargs=header, autocommit=True) as conn, conn.cursor() as cur:
+        # Resolve the table first, untimed, as the pyfluss run's get_table
+        # does: the clock then covers the scan, not the connection's first
+        # call (channel, handshake, session).
+        conn.adbc_get_table_schema(table, db_schema_filter=db)
         start = time.perf_counter()
         cur.execute("SELECT * FROM %s.%s" % (db, table))
         t = cur.fetch_arrow_table()
