@@ -118,6 +118,7 @@ func (c *Session) execute(ctx context.Context, p planner.Plan, b *binder) (drive
 	case *planner.SetOption:
 		c.sess.Options[p.Key] = p.Value
 		c.sessVersion++
+		c.touched = true
 		return nil, 0, nil
 	case *planner.ResetOption:
 		c.resetOption(p.Key)
@@ -199,6 +200,7 @@ func (c *Session) use(ctx context.Context, db string) error {
 	}
 	c.sess.Database = db
 	c.sessVersion++
+	c.touched = true
 	return nil
 }
 
@@ -209,6 +211,7 @@ func (c *Session) resetOption(key string) {
 		delete(c.sess.Options, key)
 	}
 	c.sessVersion++
+	c.touched = true
 }
 
 func (c *Session) showOptions(p *planner.ShowOptions) driver.Rows {

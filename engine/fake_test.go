@@ -241,3 +241,29 @@ func TestColdStatementFetchesTableInfoOnce(t *testing.T) {
 		})
 	}
 }
+
+// USE, SET and RESET mark the session changed until Reset, which the
+// driver calls before the pool hands the connection on; queries do not.
+func TestSessionChanged(t *testing.T) {
+	s, _ := fakeSession(t)
+	ctx := testkit.Context(t)
+	if _, err := run(ctx, s, "CREATE DATABASE other"); err != nil {
+		t.Fatal(err)
+	}
+	s.Reset()
+	for _, stmt := range []string{"USE other", "SET 'fluss.scan.max-rows' = '5'", "RESET"} {
+		if s.Changed() {
+			t.Fatalf("changed before %s", stmt)
+		}
+		if _, err := run(ctx, s, "SHOW DATABASES"); err != nil || s.Changed() {
+			t.Fatalf("a query changed the session (%v)", err)
+		}
+		if _, err := run(ctx, s, stmt); err != nil {
+			t.Fatal(err)
+		}
+		if !s.Changed() {
+			t.Fatalf("%s did not change the session", stmt)
+		}
+		s.Reset()
+	}
+}

@@ -40,6 +40,9 @@ type Session struct {
 	// sessVersion changes on USE, SET and RESET (and DDL) so that
 	// prepared statements know to plan again.
 	sessVersion int
+	// touched is set by USE, SET and RESET, cleared by Reset: whether
+	// the session may differ from the one Reset makes.
+	touched bool
 	// out are the result conversion options as of outVersion (a
 	// sessVersion), kept because every query needs them (outOptions).
 	out        typeconv.OutOptions
@@ -78,18 +81,18 @@ func (c *Session) Reset() {
 		Location:   c.cfg.Location,
 	}
 	c.sessVersion++
+	c.touched = false
 }
 
 // DropBatch forgets an unfinished write batch, as a server aborts the
 // transaction of a dropped session.
 func (c *Session) DropBatch() { c.tx = nil }
 
-// Changed reports whether USE, SET or RESET left the session different
-// from the one Reset makes.
-func (c *Session) Changed() bool {
-	return c.sess.Database != c.cfg.Database || c.sess.Catalog != c.cfg.Catalog || len(c.sess.Options) > 0 ||
-		!maps.Equal(c.sess.DSNOptions, c.cfg.Options)
-}
+// Changed reports whether USE, SET or RESET ran since the last Reset, so
+// that the session may differ from the one Reset makes. It is asked each
+// time database/sql takes a connection from its pool, so it compares
+// nothing.
+func (c *Session) Changed() bool { return c.touched }
 
 // Close drops an unfinished write batch and closes the session's writers.
 func (c *Session) Close() error {
