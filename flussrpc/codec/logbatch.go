@@ -277,6 +277,14 @@ type ArrowBatch struct {
 
 // BuildArrowBatch appends a V0 ARROW log batch to dst.
 func BuildArrowBatch(dst []byte, a ArrowBatch) ([]byte, error) {
+	return AppendArrowBatch(dst, a, func(dst []byte) ([]byte, error) { return append(dst, a.Body...), nil })
+}
+
+// AppendArrowBatch is BuildArrowBatch for a body that appendBody appends
+// to the batch in place (a.Body is ignored), which spares copying an
+// encoded message into the batch. appendBody is not called when
+// RecordCount is 0.
+func AppendArrowBatch(dst []byte, a ArrowBatch, appendBody func(dst []byte) ([]byte, error)) ([]byte, error) {
 	if a.ChangeTypes != nil && len(a.ChangeTypes) != int(a.RecordCount) {
 		return nil, fmt.Errorf("codec: %d change types for %d records", len(a.ChangeTypes), a.RecordCount)
 	}
@@ -290,7 +298,10 @@ func BuildArrowBatch(dst []byte, a ArrowBatch) ([]byte, error) {
 		dst = append(dst, byte(ct))
 	}
 	if a.RecordCount > 0 {
-		dst = append(dst, a.Body...)
+		var err error
+		if dst, err = appendBody(dst); err != nil {
+			return nil, err
+		}
 	}
 	putV0Header(dst[start:], &h)
 	return dst, nil

@@ -2,6 +2,7 @@ package arrowipc
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -236,6 +237,14 @@ func (e *Encoder) AppendMessage(dst []byte, rec arrow.RecordBatch) ([]byte, erro
 
 	metaLen := meta.Len()
 	padded := align8(prefixSize+metaLen) - prefixSize
+	// The body's size first (a pass that copies nothing), so that dst
+	// grows once, to the message's size, instead of doubling its way
+	// there.
+	var body counter
+	if err := p.SerializeBody(&body); err != nil {
+		return dst, err
+	}
+	dst = slices.Grow(dst, prefixSize+padded+int(body))
 	dst = le.AppendUint32(dst, continuationMarker)
 	dst = le.AppendUint32(dst, uint32(padded))
 	dst = append(dst, meta.Bytes()...)
@@ -252,13 +261,15 @@ func (e *Encoder) AppendMessage(dst []byte, rec arrow.RecordBatch) ([]byte, erro
 // ChangeTypes; nil ChangeTypes means an append-only batch), RecordCount
 // and Body are set from rec.
 func (e *Encoder) AppendLogBatch(dst []byte, hdr codec.ArrowBatch, rec arrow.RecordBatch) ([]byte, error) {
-	body, err := e.AppendMessage(nil, rec)
-	if err != nil {
+	if err := e.CheckRecord(rec); err != nil {
 		return dst, err
 	}
 	hdr.RecordCount = int32(rec.NumRows())
-	hdr.Body = body
-	return codec.BuildArrowBatch(dst, hdr)
+	out, err := codec.AppendArrowBatch(dst, hdr, func(b []byte) ([]byte, error) { return e.AppendMessage(b, rec) })
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
 }
 
 // EstimatedSize returns an upper bound of the bytes AppendMessage writes
@@ -358,6 +369,14 @@ func align8(n int) int { return (n + 7) &^ 7 }
 func bufSize(n int) int { return (n + 63) &^ 63 }
 
 var zeros [8]byte
+
+// counter is an io.Writer that only counts the bytes written to it.
+type counter int
+
+func (c *counter) Write(p []byte) (int, error) {
+	*c += counter(len(p))
+	return len(p), nil
+}
 
 // appender is an io.Writer appending to a byte slice.
 type appender struct{ b []byte }
