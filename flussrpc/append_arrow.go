@@ -25,6 +25,12 @@ type arrowAppender struct {
 	schemaID int16
 	enc      *arrowipc.Encoder
 
+	// idle are row builders whose batch was built: empty, their buffers
+	// already sized for a batch like the last one, so that the next
+	// batch's columns do not grow by doubling (and copying) from nothing.
+	idleMu sync.Mutex
+	idle   []*arrowipc.RowBuilder
+
 	decMu sync.Mutex
 	dec   *arrowipc.Decoder // lazily, for routing AppendArrow rows
 }
@@ -37,12 +43,38 @@ func newArrowAppender(d *schema.TableDescriptor, schemaID int16) (arrowBatchFact
 	return &arrowAppender{cols: d.Schema.Columns, schemaID: schemaID, enc: enc}, nil
 }
 
+// maxIdleRowBuilders bounds the builders an appender keeps for later
+// batches: a writer fills one batch per bucket at a time, and the sticky
+// bucket assigner moves from one to the next.
+const maxIdleRowBuilders = 4
+
 func (a *arrowAppender) newRowBuilder() (rowBuilder, error) {
+	a.idleMu.Lock()
+	if n := len(a.idle); n > 0 {
+		rb := a.idle[n-1]
+		a.idle[n-1] = nil
+		a.idle = a.idle[:n-1]
+		a.idleMu.Unlock()
+		return &arrowRowBuilder{a: a, rb: rb}, nil
+	}
+	a.idleMu.Unlock()
 	rb, err := arrowipc.NewRowBuilder(a.cols, &writeBuffers)
 	if err != nil {
 		return nil, err
 	}
 	return &arrowRowBuilder{a: a, rb: rb}, nil
+}
+
+// recycle keeps rb, emptied by NewRecord, for a later batch, or releases
+// it when enough are kept.
+func (a *arrowAppender) recycle(rb *arrowipc.RowBuilder) {
+	a.idleMu.Lock()
+	defer a.idleMu.Unlock()
+	if len(a.idle) < maxIdleRowBuilders {
+		a.idle = append(a.idle, rb)
+		return
+	}
+	rb.Release()
 }
 
 func (a *arrowAppender) newRecordBuilder() (batchBuilder, error) {
@@ -95,7 +127,7 @@ func (b *arrowRowBuilder) sizeBytes() int {
 func (b *arrowRowBuilder) build(writerID int64, seq int32) ([]byte, error) {
 	rec := b.rb.NewRecord()
 	defer rec.Release()
-	b.rb.Release()
+	b.a.recycle(b.rb)
 	b.rb = nil
 	return b.a.enc.AppendLogBatch(nil, b.a.header(writerID, seq), rec)
 }
