@@ -36,14 +36,14 @@ func NewColumnReader(cols []schema.Column) (*ColumnReader, error) {
 
 func (cr *ColumnReader) checkWidth(rec arrow.RecordBatch) error {
 	if int(rec.NumCols()) != len(cr.getters) {
-		return fmt.Errorf("arrowipc: record has %d columns, decoder expects %d", rec.NumCols(), len(cr.getters))
+		return fmt.Errorf("arrowipc: record has %d columns, reader expects %d", rec.NumCols(), len(cr.getters))
 	}
 	return nil
 }
 
-// AppendRows converts rec to rows and appends them to dst; see
+// appendRows converts rec to rows and appends them to dst; see
 // Decoder.AppendRows.
-func (cr *ColumnReader) AppendRows(dst [][]any, rec arrow.RecordBatch) ([][]any, error) {
+func (cr *ColumnReader) appendRows(dst [][]any, rec arrow.RecordBatch) ([][]any, error) {
 	if err := cr.checkWidth(rec); err != nil {
 		return dst, err
 	}
@@ -55,25 +55,23 @@ func (cr *ColumnReader) AppendRows(dst [][]any, rec arrow.RecordBatch) ([][]any,
 		dst = append(dst, flat[r*nc:(r+1)*nc:(r+1)*nc])
 	}
 	for c := range cr.getters {
-		if cp := cr.copiers[c]; cp != nil {
-			if col, ok := cp(rec.Column(c)); ok {
-				col.fill(flat, nc, c)
-				continue
-			}
-		}
-		vals, err := cr.values(rec, c)
+		col, err := cr.column(rec, c)
 		if err != nil {
 			return dst[:start], err
 		}
-		for r, v := range vals {
-			flat[r*nc+c] = v
-		}
+		col.fill(flat, nc, c)
 	}
 	return dst, nil
 }
 
-// values reads column c of rec value by value with its getter.
-func (cr *ColumnReader) values(rec arrow.RecordBatch, c int) (anyColumn, error) {
+// column copies column c of rec out of its buffers: with the column's
+// copier when it has one, else value by value with its getter.
+func (cr *ColumnReader) column(rec arrow.RecordBatch, c int) (copiedColumn, error) {
+	if cp := cr.copiers[c]; cp != nil {
+		if col, ok := cp(rec.Column(c)); ok {
+			return col, nil
+		}
+	}
 	get, err := cr.getters[c](rec.Column(c))
 	if err != nil {
 		return nil, err
@@ -98,17 +96,11 @@ func (cr *ColumnReader) Read(rec arrow.RecordBatch) (*Columns, error) {
 	}
 	out := &Columns{rows: int(rec.NumRows()), cols: make([]copiedColumn, len(cr.getters))}
 	for c := range cr.getters {
-		if cp := cr.copiers[c]; cp != nil {
-			if col, ok := cp(rec.Column(c)); ok {
-				out.cols[c] = col
-				continue
-			}
-		}
-		vals, err := cr.values(rec, c)
+		col, err := cr.column(rec, c)
 		if err != nil {
 			return nil, err
 		}
-		out.cols[c] = vals
+		out.cols[c] = col
 	}
 	return out, nil
 }

@@ -260,7 +260,7 @@ func (d *Decoder) DecodeRows(dst [][]any, payload []byte, recordCount int) ([][]
 // AppendRows converts a record with the decoder's schema (such as one from
 // Decode) to rows in the codec value model and appends them to dst.
 func (d *Decoder) AppendRows(dst [][]any, rec arrow.RecordBatch) ([][]any, error) {
-	return d.reader.AppendRows(dst, rec)
+	return d.reader.appendRows(dst, rec)
 }
 
 // oneMessage is an ipc.MessageReader yielding a single message.
