@@ -117,8 +117,7 @@ func (c *Session) execute(ctx context.Context, p planner.Plan, b *binder) (drive
 		return nil, 0, c.use(ctx, p.Database)
 	case *planner.SetOption:
 		c.sess.Options[p.Key] = p.Value
-		c.sessVersion++
-		c.touched = true
+		c.stateChanged()
 		return nil, 0, nil
 	case *planner.ResetOption:
 		c.resetOption(p.Key)
@@ -199,8 +198,7 @@ func (c *Session) use(ctx context.Context, db string) error {
 		return &flussrpc.Error{Code: flussrpc.CodeDatabaseNotExist, Message: fmt.Sprintf("database %q does not exist", db)}
 	}
 	c.sess.Database = db
-	c.sessVersion++
-	c.touched = true
+	c.stateChanged()
 	return nil
 }
 
@@ -210,8 +208,7 @@ func (c *Session) resetOption(key string) {
 	} else {
 		delete(c.sess.Options, key)
 	}
-	c.sessVersion++
-	c.touched = true
+	c.stateChanged()
 }
 
 func (c *Session) showOptions(p *planner.ShowOptions) driver.Rows {

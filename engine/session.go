@@ -88,6 +88,13 @@ func (c *Session) Reset() {
 // transaction of a dropped session.
 func (c *Session) DropBatch() { c.tx = nil }
 
+// stateChanged records a change by USE, SET or RESET: prepared
+// statements plan again, and the session is no longer the one Reset makes.
+func (c *Session) stateChanged() {
+	c.sessVersion++
+	c.touched = true
+}
+
 // Changed reports whether USE, SET or RESET ran since the last Reset, so
 // that the session may differ from the one Reset makes. It is asked each
 // time database/sql takes a connection from its pool, so it compares

@@ -221,6 +221,11 @@ func (e *Encoder) AppendMessage(dst []byte, rec arrow.RecordBatch) ([]byte, erro
 	if err := e.CheckRecord(rec); err != nil {
 		return dst, err
 	}
+	return e.appendMessage(dst, rec)
+}
+
+// appendMessage is AppendMessage for a record already checked.
+func (e *Encoder) appendMessage(dst []byte, rec arrow.RecordBatch) ([]byte, error) {
 	if rec.NumRows() == 0 {
 		return dst, nil
 	}
@@ -265,7 +270,7 @@ func (e *Encoder) AppendLogBatch(dst []byte, hdr codec.ArrowBatch, rec arrow.Rec
 		return dst, err
 	}
 	hdr.RecordCount = int32(rec.NumRows())
-	out, err := codec.AppendArrowBatch(dst, hdr, func(b []byte) ([]byte, error) { return e.AppendMessage(b, rec) })
+	out, err := codec.AppendArrowBatch(dst, hdr, func(b []byte) ([]byte, error) { return e.appendMessage(b, rec) })
 	if err != nil {
 		return dst, err
 	}
