@@ -17,11 +17,9 @@ type memRows struct {
 	// types describe cols for the ColumnType methods; made on first use,
 	// as most callers (a QueryRow) never ask.
 	types []typeconv.ColumnType
-	// conv converts the values of each column; made on the first row.
-	conv []func(any) (driver.Value, error)
-	rows [][]any
-	next int
-	opts typeconv.OutOptions
+	rows  [][]any
+	next  int
+	opts  typeconv.OutOptions
 }
 
 var (
@@ -80,7 +78,6 @@ func (r *memRows) Next(dest []driver.Value) error {
 
 // convert turns one row of codec values into database/sql values.
 func (r *memRows) convert(row []any, dest []driver.Value) error {
-	r.converters()
 	for i := range dest {
 		if err := r.set(dest, i, row[i]); err != nil {
 			return err
@@ -89,19 +86,9 @@ func (r *memRows) convert(row []any, dest []driver.Value) error {
 	return nil
 }
 
-// converters makes the converter of each column, once.
-func (r *memRows) converters() {
-	if r.conv == nil {
-		r.conv = make([]func(any) (driver.Value, error), len(r.cols))
-		for i, c := range r.cols {
-			r.conv[i] = typeconv.Converter(c.Type, r.opts)
-		}
-	}
-}
-
 // set converts v, a codec value of column i, into dest[i].
 func (r *memRows) set(dest []driver.Value, i int, v any) error {
-	d, err := r.conv[i](v)
+	d, err := typeconv.FromValue(r.cols[i].Type, v, r.opts)
 	if err != nil {
 		return typeconv.WithColumn(err, r.cols[i].Name)
 	}

@@ -62,7 +62,7 @@ const scanPrefetch = 2
 // scanRows streams the rows of a scan. A producer goroutine pulls chunks
 // from the source, filters and projects them, and hands them over a
 // channel of scanPrefetch chunks; Next converts one row at a time with
-// typeconv.Converter. Chunks of a columnSource pass unchanged, and Next
+// typeconv.FromValue. Chunks of a columnSource pass unchanged, and Next
 // applies the projection as it reads them.
 //
 // The query's context governs the whole life of the rows (database/sql
@@ -85,7 +85,8 @@ type scanRows struct {
 	// come column by column (nil: the identity).
 	colProj []int
 	// direct marks the output columns whose batch values pass through
-	// (typeconv.PassesThrough): they skip the converter. Made with conv.
+	// (typeconv.PassesThrough): they skip typeconv.FromValue. Made on the
+	// first row.
 	direct []bool
 
 	cur   scanChunk
@@ -295,7 +296,6 @@ func (r *scanRows) convertColumns(dest []driver.Value) error {
 	b, row := r.cur.batches[r.batch], r.pos
 	r.pos++
 	if r.direct == nil {
-		r.converters()
 		r.direct = make([]bool, len(r.cols))
 		for i, c := range r.cols {
 			r.direct[i] = typeconv.PassesThrough(c.Type)

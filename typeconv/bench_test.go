@@ -54,15 +54,5 @@ func BenchmarkFromValue(b *testing.B) {
 				}
 			}
 		})
-		// What a result set does per value: the column's Converter.
-		b.Run(bc.name+"/converter", func(b *testing.B) {
-			conv := Converter(bc.typ, OutOptions{})
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := conv(bc.v); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }

@@ -68,12 +68,14 @@ type MapEntry struct {
 //
 // A value of the wrong Go type for t is a *ConversionError.
 func FromValue(t schema.DataType, v any, opts OutOptions) (driver.Value, error) {
+	if v == nil || unchanged(t.Root, v) {
+		// Most values of a result (BIGINT, DOUBLE, STRING, ...) are
+		// returned as they are: this check is all they cost.
+		return v, nil
+	}
 	o := outConv{opts: opts}
 	if o.opts.Location == nil {
 		o.opts.Location = time.UTC
-	}
-	if v == nil {
-		return nil, nil
 	}
 	switch t.Root {
 	case schema.RootArray, schema.RootMap, schema.RootRow:
@@ -98,39 +100,29 @@ func badValue(t schema.DataType, v any, path string) error {
 	return convErr(t, v, path, fmt.Sprintf("unexpected Go value %T for this column type", v), nil)
 }
 
-// Converter returns FromValue for the values of one column of type t,
-// with the dispatch on the type done once: a value that already has its
-// database/sql type comes back at the cost of one type check, the others
-// go through FromValue.
-func Converter(t schema.DataType, opts OutOptions) func(v any) (driver.Value, error) {
-	same := unchanged(t.Root)
-	return func(v any) (driver.Value, error) {
-		if same != nil && same(v) {
-			return v, nil
-		}
-		return FromValue(t, v, opts)
-	}
-}
-
-// unchanged returns the check for values of columns of type root that
-// FromValue returns as they are, or nil when it converts every value.
-func unchanged(root schema.TypeRoot) func(v any) bool {
+// unchanged reports whether FromValue returns v, a value of a column of
+// type root, as it is: it already has its database/sql type.
+func unchanged(root schema.TypeRoot, v any) bool {
 	switch root {
 	case schema.RootBoolean:
-		return is[bool]
+		_, ok := v.(bool)
+		return ok
 	case schema.RootTinyInt, schema.RootSmallInt, schema.RootInt, schema.RootBigInt:
-		return is[int64]
+		_, ok := v.(int64)
+		return ok
 	case schema.RootFloat, schema.RootDouble:
-		return is[float64]
+		_, ok := v.(float64)
+		return ok
 	case schema.RootChar, schema.RootString:
-		return is[string]
+		_, ok := v.(string)
+		return ok
 	}
-	return nil
+	return false
 }
 
 // PassesThrough reports whether every codec value of a column of type t
 // (see package codec: bool, int64, float64 and string for these types) is
-// already its database/sql value, which Converter would return unchanged:
+// already its database/sql value, which FromValue would return unchanged:
 // a reader of such a column may hand its values on as they are.
 func PassesThrough(t schema.DataType) bool {
 	switch t.Root {
@@ -140,16 +132,11 @@ func PassesThrough(t schema.DataType) bool {
 	return false
 }
 
-func is[T any](v any) bool {
-	_, ok := v.(T)
-	return ok
-}
-
 // scalar converts a non-complex value. A value that already has its
 // database/sql type (unchanged) is returned as the same interface value:
 // boxing it again would cost an allocation per value of every row read.
 func (o *outConv) scalar(t schema.DataType, v any, path string) (driver.Value, error) {
-	if same := unchanged(t.Root); same != nil && same(v) {
+	if unchanged(t.Root, v) {
 		return v, nil
 	}
 	switch t.Root {
