@@ -157,6 +157,19 @@ func (e *accumulator) signal() {
 // lockForAppend takes e.mu once buffer memory is available, waiting (and
 // asking the sender to send what it has) while it is used up.
 func (e *accumulator) lockForAppend(ctx context.Context) error {
+	e.mu.Lock()
+	if !e.closed && !e.closing && e.memUsed < e.cfg.memory {
+		return nil
+	}
+	e.mu.Unlock()
+	return e.waitForMemory(ctx)
+}
+
+// waitForMemory is lockForAppend once the buffer looked full (or the
+// writer closed): it checks again and waits until memory is free. It is a
+// function of its own because its deferred timer stop would otherwise
+// make every append pay for a defer in a loop.
+func (e *accumulator) waitForMemory(ctx context.Context) error {
 	var deadline <-chan time.Time
 	for {
 		e.mu.Lock()
