@@ -156,18 +156,26 @@ func equalValue(a, b any) bool {
 	return a == b
 }
 
-func encodeRows(t testing.TB, cols []schema.Column, c Compression, mem memory.Allocator, rows [][]any) []byte {
+// appendRows returns a RowBuilder holding rows; the caller releases it.
+func appendRows(t testing.TB, cols []schema.Column, mem memory.Allocator, rows [][]any) *RowBuilder {
 	t.Helper()
 	rb, err := NewRowBuilder(cols, mem)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rb.Release()
 	for _, r := range rows {
 		if err := rb.Append(r); err != nil {
-			t.Fatal(err)
+			rb.Release()
+			t.Fatalf("append %v: %v", r, err)
 		}
 	}
+	return rb
+}
+
+func encodeRows(t testing.TB, cols []schema.Column, c Compression, mem memory.Allocator, rows [][]any) []byte {
+	t.Helper()
+	rb := appendRows(t, cols, mem, rows)
+	defer rb.Release()
 	est := rb.EstimatedSize()
 	rec := rb.NewRecord()
 	defer rec.Release()

@@ -24,7 +24,7 @@ type RowBuilder struct {
 	schema  *arrow.Schema
 	cols    []schema.Column
 	rb      *array.RecordBuilder
-	writers []valueWriter
+	columns []column
 	layout  layout
 	rows    int
 }
@@ -43,7 +43,7 @@ func NewRowBuilder(cols []schema.Column, mem memory.Allocator) (*RowBuilder, err
 			b.rb.Release()
 			return nil, fmt.Errorf("arrowipc: column %q: %w", c.Name, err)
 		}
-		b.writers = append(b.writers, w)
+		b.columns = append(b.columns, column{valueWriter: w, exact: exactTypeOf(c.Type), bld: b.rb.Field(i)})
 	}
 	return b, nil
 }
@@ -57,16 +57,24 @@ func (b *RowBuilder) Len() int { return b.rows }
 // Append adds one row. Every value is checked before anything is
 // appended, so a row that fails leaves the builder unchanged.
 func (b *RowBuilder) Append(row []any) error {
-	if len(row) != len(b.writers) {
-		return fmt.Errorf("arrowipc: row has %d values, table has %d columns", len(row), len(b.writers))
+	if len(row) != len(b.columns) {
+		return fmt.Errorf("arrowipc: row has %d values, table has %d columns", len(row), len(b.columns))
 	}
-	for i, w := range b.writers {
-		if err := w.check(row[i]); err != nil {
+	for i := range b.columns {
+		c := &b.columns[i]
+		if c.isExact(row[i]) {
+			continue
+		}
+		if err := c.check(row[i]); err != nil {
 			return fmt.Errorf("arrowipc: column %q: %w", b.cols[i].Name, err)
 		}
 	}
-	for i, w := range b.writers {
-		w.add(row[i])
+	for i := range b.columns {
+		if c := &b.columns[i]; c.isExact(row[i]) {
+			appendExact(c.bld, row[i])
+		} else {
+			c.add(row[i])
+		}
 	}
 	b.rows++
 	return nil
@@ -96,7 +104,7 @@ func (b *RowBuilder) EstimatedSize() int {
 		return 0
 	}
 	size := estimateMetadata(b.layout, false)
-	for i := range b.writers {
+	for i := range b.columns {
 		size += builderSize(b.rb.Field(i))
 	}
 	return size
