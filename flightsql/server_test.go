@@ -422,8 +422,18 @@ func TestIngest(t *testing.T) {
 	if got := column(query(t, ctx, cl, "SELECT name FROM "+db+".kv ORDER BY id"), 0); strings.Join(got, ",") != "c,b" {
 		t.Errorf("kv after ingest = %q", got)
 	}
-	// A new log table created from the batch's schema, appended to.
-	if n, err := ingest("log", fsql.TableDefinitionOptionsTableNotExistOptionCreate); err != nil || n != 3 {
+	// A new log table created from the batch's schema, appended to. The
+	// table is new, so a loaded coordinator may miss it (see
+	// clustertest.CreateWithLeaders).
+	var n int64
+	err := clustertest.CreateWithLeaders(t, func() (err error) {
+		n, err = ingest("log", fsql.TableDefinitionOptionsTableNotExistOptionCreate)
+		return err
+	}, func() error {
+		_, err := cl.ExecuteUpdate(ctx, "DROP TABLE IF EXISTS "+db+".log")
+		return err
+	})
+	if err != nil || n != 3 {
 		t.Fatalf("ingest creating log = %d, %v", n, err)
 	}
 	if got := query(t, ctx, cl, "SELECT * FROM "+db+".log"); got.NumRows() != 3 {

@@ -54,9 +54,16 @@ const (
 )
 
 // waitForLeaders polls the metadata until every bucket of p has a leader
-// the client knows, or until ctx (bounded by the request timeout) ends.
+// the client knows, or until ctx or the request timeout ends. The request
+// timeout bounds the wait even under a later deadline: leaders come within
+// a second or, the coordinator having missed the table, never; and a
+// caller across a network (a Flight SQL client) must get this error before
+// its own deadline cuts the call short without one.
 func (a *Admin) waitForLeaders(ctx context.Context, p PhysicalPath) error {
-	ctx, cancel := a.c.withTimeout(ctx)
+	cancel := context.CancelFunc(func() {})
+	if t := a.c.cfg.RequestTimeout; t > 0 {
+		ctx, cancel = context.WithTimeout(ctx, t)
+	}
 	defer cancel()
 	start := time.Now()
 	delay := leaderWaitFirst

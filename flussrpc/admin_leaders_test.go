@@ -69,6 +69,14 @@ func TestCreateTableWaitsForLeaders(t *testing.T) {
 			}
 		}
 	})
+	t.Run("never, under a deadline later than the request timeout", func(t *testing.T) {
+		f := newFakeCluster(t, 2, APIKeyCreateTable)
+		f.c.cfg.RequestTimeout = 500 * time.Millisecond
+		f.SetLeaderless(0)
+		if err := waitErr(t, create(f, time.Minute)); !errors.Is(err, ErrNoLeaders) {
+			t.Fatalf("error = %v, want ErrNoLeaders after the request timeout", err)
+		}
+	})
 	t.Run("NoLeaderWait", func(t *testing.T) {
 		f := newFakeCluster(t, 2, APIKeyCreateTable)
 		f.SetLeaderless(0, 1)
