@@ -17,17 +17,29 @@ import (
 // one execution, held in memory until the statement runs.
 const maxParamRows = 1 << 20
 
-// paramRows reads uploaded parameter batches: each row binds the
-// statement's placeholders by position, column i to placeholder i+1.
-func paramRows(rdr array.RecordReader) ([][]driver.NamedValue, error) {
+// maxParamValues bounds the values of one bind (rows times placeholders):
+// each is held as a driver.NamedValue of about 40 bytes, so the few
+// megabytes of an Arrow batch of narrow columns would otherwise become
+// gigabytes of server memory.
+const maxParamValues = 1 << 22
+
+// paramRows reads uploaded parameter batches for a statement with
+// nparams placeholders: each row binds them by position, column i to
+// placeholder i+1. A batch of another width is refused before it is read,
+// as is a bind beyond maxParamRows or maxParamValues.
+func paramRows(rdr array.RecordReader, nparams int) ([][]driver.NamedValue, error) {
 	var out [][]driver.NamedValue
 	for rdr.Next() {
 		rec := rdr.RecordBatch()
-		if int64(len(out))+rec.NumRows() > maxParamRows {
-			return nil, fmt.Errorf("fluss flightsql: more than %d parameter rows in one bind", maxParamRows)
+		if int(rec.NumCols()) != nparams {
+			return nil, fmt.Errorf("fluss flightsql: the statement has %d placeholders, the parameter batch has %d columns", nparams, rec.NumCols())
+		}
+		rows := int64(len(out)) + rec.NumRows()
+		if rows > maxParamRows || rows*int64(nparams) > maxParamValues {
+			return nil, fmt.Errorf("fluss flightsql: a bind is limited to %d parameter rows and %d values, this one has %d rows of %d", maxParamRows, maxParamValues, rows, nparams)
 		}
 		for i := range int(rec.NumRows()) {
-			row := make([]driver.NamedValue, rec.NumCols())
+			row := make([]driver.NamedValue, nparams)
 			for c, col := range rec.Columns() {
 				v, err := arrowValue(col, i)
 				if err != nil {

@@ -2,6 +2,7 @@ package flightsql
 
 import (
 	"database/sql/driver"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -72,7 +73,7 @@ func TestParamRowsBindByPosition(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rdr.Release()
-	got, err := paramRows(rdr)
+	got, err := paramRows(rdr, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,5 +83,57 @@ func TestParamRowsBindByPosition(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("paramRows = %v, want %v", got, want)
+	}
+}
+
+// TestParamRowsRefuseWrongWidthAndOversizeBinds: a parameter batch must
+// have one column per placeholder, and a bind's values are bounded before
+// any is read (NULL columns carry no buffers, so only the server's copy
+// would be large).
+func TestParamRowsRefuseWrongWidthAndOversizeBinds(t *testing.T) {
+	nulls := func(cols, rows int) array.RecordReader {
+		fields := make([]arrow.Field, cols)
+		arrs := make([]arrow.Array, cols)
+		for i := range fields {
+			fields[i] = arrow.Field{Name: fmt.Sprintf("p%d", i+1), Type: arrow.Null, Nullable: true}
+			arrs[i] = array.NewNull(rows)
+			defer arrs[i].Release()
+		}
+		sc := arrow.NewSchema(fields, nil)
+		rec := array.NewRecordBatch(sc, arrs, int64(rows))
+		defer rec.Release()
+		rdr, err := array.NewRecordReader(sc, []arrow.RecordBatch{rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rdr
+	}
+	tests := []struct {
+		name               string
+		cols, rows, nparam int
+		want               string // "" = accepted
+	}{
+		{"one column per placeholder", 3, 10, 3, ""},
+		{"an extra column", 3, 10, 2, "2 placeholders, the parameter batch has 3 columns"},
+		{"a missing column", 1, 10, 2, "2 placeholders, the parameter batch has 1 columns"},
+		{"columns for a statement without placeholders", 1, 1, 0, "0 placeholders"},
+		{"values at the limit", 64, maxParamValues / 64, 64, ""},
+		{"values beyond the limit", 64, maxParamValues/64 + 1, 64, "limited to"},
+		{"rows beyond the limit", 0, maxParamRows + 1, 0, "limited to"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rdr := nulls(tt.cols, tt.rows)
+			defer rdr.Release()
+			got, err := paramRows(rdr, tt.nparam)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tt.want == "" && len(got) != tt.rows:
+				t.Fatalf("%d rows bound, want %d", len(got), tt.rows)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("error %v, want one containing %q", err, tt.want)
+			}
+		})
 	}
 }

@@ -73,11 +73,12 @@ func (t *transaction) abort() {
 // prepared is a prepared statement: its session (the transaction's, or
 // one of its own) and the parameter rows bound last.
 type prepared struct {
-	u      *user
-	text   string
-	query  bool
-	schema *arrow.Schema
-	tx     *transaction
+	u       *user
+	text    string
+	nparams int // placeholders of the statement
+	query   bool
+	schema  *arrow.Schema
+	tx      *transaction
 
 	mu     sync.Mutex
 	sess   *engine.Session // nil inside a transaction
@@ -437,7 +438,7 @@ func (s *Server) CreatePreparedStatement(ctx context.Context, req fsql.ActionCre
 	if err != nil {
 		return none, statusOf(err)
 	}
-	p := &prepared{text: req.GetQuery()}
+	p := &prepared{text: req.GetQuery(), nparams: st.NumParams()}
 	var l lease
 	if id := req.GetTransactionId(); len(id) > 0 {
 		if p.tx, err = s.transaction(ctx, id); err != nil {
@@ -504,7 +505,7 @@ func (s *Server) DoPutPreparedStatementQuery(ctx context.Context, cmd fsql.Prepa
 	if err != nil {
 		return nil, err
 	}
-	params, err := paramRows(rdr)
+	params, err := paramRows(rdr, p.nparams)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
@@ -668,7 +669,7 @@ func (s *Server) DoPutPreparedStatementUpdate(ctx context.Context, cmd fsql.Prep
 		return 0, err
 	}
 	if rdr != nil {
-		params, err := paramRows(rdr)
+		params, err := paramRows(rdr, p.nparams)
 		if err != nil {
 			return 0, status.Error(codes.InvalidArgument, err.Error())
 		}
