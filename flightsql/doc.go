@@ -36,11 +36,14 @@
 // apply per user; the server hands back a bearer token for later calls.
 // Calls without credentials are refused unless Config.AllowAnonymous is
 // set, in which case they use Config.Client as given. Passwords never
-// appear in errors or logs. Config.TLS serves over TLS.
+// appear in errors or logs. Config.TLS serves over TLS. A user keeps at
+// most Config.MaxOpenPerUser prepared statements and transactions open,
+// and their bound parameters a bounded number of values in all.
 //
 // Files by concern: server.go (setup, listener, errors), auth.go (users,
 // tokens, per-user clients), statement.go (queries, updates, prepared
 // statements, transactions), params.go (Arrow parameters to Go values),
+// quota.go (what one user may keep open),
 // results.go (row streams to Arrow), doget.go and messages.go (records and
 // log batches to Flight messages), ipcpass.go (the compression header),
 // ingest.go, metadata.go, sqlinfo.go.

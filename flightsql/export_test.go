@@ -14,3 +14,10 @@ func ActiveCalls(s *Server) int {
 
 // PassedBatches is the number of log batches streamed undecoded.
 func PassedBatches(s *Server) int64 { return s.passed.Load() }
+
+// SetBindBudget sets the values one user's bound parameters may hold.
+func SetBindBudget(s *Server, n int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bindBudget = n
+}

@@ -3,6 +3,7 @@ package flightsql
 import (
 	"database/sql/driver"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -17,17 +18,21 @@ import (
 // one execution, held in memory until the statement runs.
 const maxParamRows = 1 << 20
 
-// maxParamValues bounds the values of one bind (rows times placeholders):
-// each is held as a driver.NamedValue of about 40 bytes, so the few
-// megabytes of an Arrow batch of narrow columns would otherwise become
-// gigabytes of server memory.
+// maxParamValues bounds the values of one bind (rows times placeholders),
+// and of all the binds one user keeps (see bind): each is held as a
+// driver.NamedValue of about 40 bytes, so the few megabytes of an Arrow
+// batch of narrow columns would otherwise become gigabytes of server
+// memory.
 const maxParamValues = 1 << 22
+
+// errBindSize is wrapped by the error of a bind beyond its limits.
+var errBindSize = errors.New("parameter bind too large")
 
 // paramRows reads uploaded parameter batches for a statement with
 // nparams placeholders: each row binds them by position, column i to
 // placeholder i+1. A batch of another width is refused before it is read,
-// as is a bind beyond maxParamRows or maxParamValues.
-func paramRows(rdr array.RecordReader, nparams int) ([][]driver.NamedValue, error) {
+// as is a bind beyond maxParamRows or maxValues values.
+func paramRows(rdr array.RecordReader, nparams int, maxValues int64) ([][]driver.NamedValue, error) {
 	var out [][]driver.NamedValue
 	for rdr.Next() {
 		rec := rdr.RecordBatch()
@@ -35,8 +40,8 @@ func paramRows(rdr array.RecordReader, nparams int) ([][]driver.NamedValue, erro
 			return nil, fmt.Errorf("fluss flightsql: the statement has %d placeholders, the parameter batch has %d columns", nparams, rec.NumCols())
 		}
 		rows := int64(len(out)) + rec.NumRows()
-		if rows > maxParamRows || rows*int64(nparams) > maxParamValues {
-			return nil, fmt.Errorf("fluss flightsql: a bind is limited to %d parameter rows and %d values, this one has %d rows of %d", maxParamRows, maxParamValues, rows, nparams)
+		if rows > maxParamRows || rows*int64(nparams) > maxValues {
+			return nil, fmt.Errorf("fluss flightsql: %w: at most %d rows and %d values may be bound, this bind has %d rows of %d", errBindSize, maxParamRows, max(maxValues, 0), rows, nparams)
 		}
 		for i := range int(rec.NumRows()) {
 			row := make([]driver.NamedValue, nparams)

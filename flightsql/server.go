@@ -67,6 +67,10 @@ type Config struct {
 	// clients such as ADBC read the endpoints at once, decoding on several
 	// cores. 0 means DefaultScanEndpoints(); 1 keeps one endpoint.
 	ScanEndpoints int
+	// MaxOpenPerUser is how many prepared statements and transactions
+	// one user may keep open at once; one more is refused with
+	// RESOURCE_EXHAUSTED. 0 means DefaultMaxOpenPerUser.
+	MaxOpenPerUser int
 }
 
 // DefaultScanEndpoints is the ScanEndpoints of a zero Config: one per two
@@ -89,12 +93,16 @@ type Server struct {
 	users *users
 	grpc  *grpc.Server
 
-	mu        sync.Mutex
-	prepared  map[string]*prepared
-	txs       map[string]*transaction
-	results   map[string]*result
-	closeOnce sync.Once
-	done      chan struct{}
+	mu       sync.Mutex
+	prepared map[string]*prepared
+	txs      map[string]*transaction
+	results  map[string]*result
+	usage    map[*user]*usage
+	// bindBudget is the values one user's bound parameters may hold in
+	// all: maxParamValues, smaller in tests.
+	bindBudget int64
+	closeOnce  sync.Once
+	done       chan struct{}
 
 	// passed counts the log batches streamed undecoded, as Fluss stored
 	// them, so that tests see the pass-through happen.
@@ -113,6 +121,9 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
 	}
+	if cfg.MaxOpenPerUser <= 0 {
+		cfg.MaxOpenPerUser = DefaultMaxOpenPerUser
+	}
 	if cfg.ScanEndpoints <= 0 {
 		cfg.ScanEndpoints = DefaultScanEndpoints()
 	}
@@ -128,7 +139,10 @@ func NewServer(cfg Config) (*Server, error) {
 		prepared: map[string]*prepared{},
 		txs:      map[string]*transaction{},
 		results:  map[string]*result{},
+		usage:    map[*user]*usage{},
 		done:     make(chan struct{}),
+
+		bindBudget: maxParamValues,
 	}
 	s.BaseServer.Alloc = s.mem
 	s.users = newUsers(cfg.Client, log)

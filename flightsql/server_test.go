@@ -508,3 +508,77 @@ func TestAuthentication(t *testing.T) {
 		t.Errorf("anonymous call with AllowAnonymous: %v", err)
 	}
 }
+
+// TestOpenHandlesAndBindsAreBoundedPerUser: a user keeps at most
+// MaxOpenPerUser prepared statements and transactions open, and the
+// parameters bound to its statements hold a bounded number of values in
+// all; closing gives the room back, and other users are not affected.
+func TestOpenHandlesAndBindsAreBoundedPerUser(t *testing.T) {
+	addr, srv := startServer(t, func(c *flightsql.Config) { c.MaxOpenPerUser = 3 })
+	flightsql.SetBindBudget(srv, 10)
+	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
+	db := newDatabase(t, ctx, cl, "fsqlq")
+	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)")
+	prepare := func(cl *fsql.Client, ctx context.Context, sql string) (*fsql.PreparedStatement, error) {
+		p, err := cl.Prepare(ctx, sql)
+		if err == nil {
+			t.Cleanup(func() { _ = p.Close(context.Background()) })
+		}
+		return p, err
+	}
+	ins, err := prepare(cl, ctx, "INSERT INTO "+db+".kv VALUES (?, ?)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := prepare(cl, ctx, "SELECT name FROM "+db+".kv WHERE id = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := cl.BeginTransaction(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prepare(cl, ctx, "SELECT 1"); status.Code(err) != codes.ResourceExhausted {
+		t.Fatalf("a fourth handle: %v, want ResourceExhausted", err)
+	}
+	if _, err := cl.BeginTransaction(ctx); status.Code(err) != codes.ResourceExhausted {
+		t.Fatalf("a fourth handle (a transaction): %v, want ResourceExhausted", err)
+	}
+	other, octx := connect(t, addr, clustertest.LimitedUser, clustertest.LimitedPassword)
+	if _, err := prepare(other, octx, "SELECT 1"); err != nil {
+		t.Fatalf("another user's statement: %v", err)
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prepare(cl, ctx, "SELECT 1"); err != nil {
+		t.Fatalf("a third handle after the transaction ended: %v", err)
+	}
+
+	// Binds: 4 rows of 2 values hold 8 of the user's 10.
+	four := paramRecord(t, []int32{1, 2, 3, 4}, []string{"a", "b", "c", "d"})
+	defer four.Release()
+	ins.SetParameters(four)
+	if n, err := ins.ExecuteUpdate(ctx); err != nil || n != 4 {
+		t.Fatalf("INSERT of 4 rows = %d, %v", n, err)
+	}
+	keys := func(ids ...int32) error {
+		rec := paramRecord(t, ids, nil)
+		defer rec.Release()
+		sel.SetParameters(rec)
+		_, err := sel.Execute(ctx)
+		return err
+	}
+	if err := keys(1, 2, 3); status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "hold 8 bound values") {
+		t.Fatalf("binding 3 more values: %v, want ResourceExhausted saying 8 are held", err)
+	}
+	if err := keys(1, 2); err != nil {
+		t.Fatalf("binding the last 2 values: %v", err)
+	}
+	if err := ins.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := keys(1, 2, 3); err != nil {
+		t.Fatalf("binding 3 values once the INSERT's are released: %v", err)
+	}
+}

@@ -74,8 +74,10 @@ func (t *transaction) abort() {
 // one of its own) and the parameter rows bound last.
 type prepared struct {
 	u       *user
+	handle  string
 	text    string
-	nparams int // placeholders of the statement
+	nparams int   // placeholders of the statement
+	bound   int64 // values in params; guarded by Server.mu
 	query   bool
 	schema  *arrow.Schema
 	tx      *transaction
@@ -468,13 +470,20 @@ func (s *Server) CreatePreparedStatement(ctx context.Context, req fsql.ActionCre
 	if sc == nil {
 		sc = arrow.NewSchema(nil, nil)
 	}
-	h := newHandle()
+	p.handle = newHandle()
 	s.mu.Lock()
-	s.prepared[h] = p
+	err = s.admitLocked(p.u)
+	if err == nil {
+		s.prepared[p.handle] = p
+	}
 	s.mu.Unlock()
+	if err != nil {
+		p.close()
+		return none, err
+	}
 	isUpdate := !p.query
 	return fsql.ActionCreatePreparedStatementResult{
-		Handle:          []byte(h),
+		Handle:          []byte(p.handle),
 		DatasetSchema:   sc,
 		ParameterSchema: params,
 		IsUpdate:        &isUpdate,
@@ -492,7 +501,10 @@ func (s *Server) ClosePreparedStatement(ctx context.Context, req fsql.ActionClos
 		return err
 	}
 	s.mu.Lock()
-	delete(s.prepared, string(req.GetPreparedStatementHandle()))
+	if s.prepared[p.handle] == p { // not closed by a concurrent call
+		delete(s.prepared, p.handle)
+		s.releaseLocked(p.u, p.bound)
+	}
 	s.mu.Unlock()
 	p.close()
 	return nil
@@ -505,13 +517,9 @@ func (s *Server) DoPutPreparedStatementQuery(ctx context.Context, cmd fsql.Prepa
 	if err != nil {
 		return nil, err
 	}
-	params, err := paramRows(rdr, p.nparams)
-	if err != nil {
-		return nil, status.Error(codes.InvalidArgument, err.Error())
+	if err := s.bind(p, rdr, true); err != nil {
+		return nil, err
 	}
-	p.mu.Lock()
-	p.params = params
-	p.mu.Unlock()
 	return cmd.GetPreparedStatementHandle(), nil
 }
 
@@ -669,14 +677,8 @@ func (s *Server) DoPutPreparedStatementUpdate(ctx context.Context, cmd fsql.Prep
 		return 0, err
 	}
 	if rdr != nil {
-		params, err := paramRows(rdr, p.nparams)
-		if err != nil {
-			return 0, status.Error(codes.InvalidArgument, err.Error())
-		}
-		if len(params) > 0 {
-			p.mu.Lock()
-			p.params = params
-			p.mu.Unlock()
+		if err := s.bind(p, rdr, false); err != nil {
+			return 0, err
 		}
 	}
 	res, err := s.runPrepared(ctx, p)
@@ -695,6 +697,13 @@ func (s *Server) BeginTransaction(ctx context.Context, _ fsql.ActionBeginTransac
 	if err != nil {
 		return nil, err
 	}
+	s.mu.Lock()
+	err = s.admitLocked(u)
+	s.mu.Unlock()
+	if err != nil {
+		_ = sess.Close()
+		return nil, err
+	}
 	// The batch outlives this call: it sends with a context of its own,
 	// cancelled when the transaction ends.
 	bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -702,6 +711,9 @@ func (s *Server) BeginTransaction(ctx context.Context, _ fsql.ActionBeginTransac
 	if err != nil {
 		cancel()
 		_ = sess.Close()
+		s.mu.Lock()
+		s.releaseLocked(u, 0)
+		s.mu.Unlock()
 		return nil, status.Error(codes.FailedPrecondition, err.Error())
 	}
 	id := newHandle()
@@ -718,8 +730,15 @@ func (s *Server) EndTransaction(ctx context.Context, req fsql.ActionEndTransacti
 		return err
 	}
 	s.mu.Lock()
-	delete(s.txs, string(req.GetTransactionId()))
+	ended := s.txs[string(req.GetTransactionId())] != t // by a concurrent call
+	if !ended {
+		delete(s.txs, string(req.GetTransactionId()))
+		s.releaseLocked(t.u, 0)
+	}
 	s.mu.Unlock()
+	if ended {
+		return status.Error(codes.NotFound, "fluss flightsql: unknown transaction (ended, or never begun by this user)")
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.ended = true
