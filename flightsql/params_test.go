@@ -64,15 +64,7 @@ func TestParamRowsBindByPosition(t *testing.T) {
 		{Name: "a", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 		{Name: "b", Type: arrow.Null, Nullable: true},
 	}, nil)
-	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, strings.NewReader(`[{"a": 1, "b": null}, {"a": 2, "b": null}]`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rec.Release()
-	rdr, err := array.NewRecordReader(sc, []arrow.RecordBatch{rec})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rdr := jsonReader(t, sc, `[{"a": 1, "b": null}, {"a": 2, "b": null}]`)
 	defer rdr.Release()
 	got, err := paramRows(rdr, 2, maxParamValues)
 	if err != nil {
@@ -139,4 +131,19 @@ func TestParamRowsRefuseWrongWidthAndOversizeBinds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// jsonReader reads one record batch of schema sc written as JSON rows.
+func jsonReader(t *testing.T, sc *arrow.Schema, rows string) array.RecordReader {
+	t.Helper()
+	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, strings.NewReader(rows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	rdr, err := array.NewRecordReader(sc, []arrow.RecordBatch{rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rdr
 }

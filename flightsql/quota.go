@@ -56,9 +56,12 @@ func (s *Server) releaseLocked(u *user, bound int64) {
 // false (an update without parameters runs with those bound before).
 func (s *Server) bind(p *prepared, rdr array.RecordReader, keepEmpty bool) error {
 	s.mu.Lock()
-	held := s.usage[p.u].bound - p.bound // by the user's other statements
+	held, err := s.heldByOthersLocked(p)
 	room := s.bindBudget - held
 	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
 	params, err := paramRows(rdr, p.nparams, min(maxParamValues, room))
 	if errors.Is(err, errBindSize) {
 		return status.Errorf(codes.ResourceExhausted, "%v (the user's other prepared statements hold %d bound values)", err, held)
@@ -72,18 +75,27 @@ func (s *Server) bind(p *prepared, rdr array.RecordReader, keepEmpty bool) error
 	n := int64(len(params)) * int64(p.nparams)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.prepared[p.handle] != p {
-		return status.Error(codes.NotFound, "fluss flightsql: the prepared statement was closed during the bind")
+	if held, err = s.heldByOthersLocked(p); err != nil {
+		return err
 	}
-	us := s.usage[p.u]
-	if held = us.bound - p.bound; held+n > s.bindBudget {
+	if held+n > s.bindBudget {
 		// Another bind of the user's took the room meanwhile.
 		return status.Error(codes.ResourceExhausted, fmt.Sprintf("fluss flightsql: %v: %d values to bind, the user's other prepared statements hold %d", errBindSize, n, held))
 	}
-	us.bound += n - p.bound
+	s.usage[p.u].bound += n - p.bound
 	p.bound = n
 	p.mu.Lock()
 	p.params = params
 	p.mu.Unlock()
 	return nil
+}
+
+// heldByOthersLocked returns the values bound to the other prepared
+// statements of p's user, or NotFound once p is closed (its user's usage
+// may be gone with it). s.mu is held.
+func (s *Server) heldByOthersLocked(p *prepared) (int64, error) {
+	if s.prepared[p.handle] != p {
+		return 0, status.Error(codes.NotFound, "fluss flightsql: the prepared statement was closed")
+	}
+	return s.usage[p.u].bound - p.bound, nil
 }
