@@ -37,8 +37,9 @@
 // Calls without credentials are refused unless Config.AllowAnonymous is
 // set, in which case they use Config.Client as given. Passwords never
 // appear in errors or logs. Config.TLS serves over TLS. A user keeps at
-// most Config.MaxOpenPerUser prepared statements and transactions open,
-// and their bound parameters a bounded number of values in all.
+// most Config.MaxOpenPerUser prepared statements and transactions open
+// (the least recently used statement makes room for a new one), and their
+// bound parameters a bounded number of values in all.
 //
 // Files by concern: server.go (setup, listener, errors), auth.go (users,
 // tokens, per-user clients), statement.go (queries, updates, prepared

@@ -12,8 +12,12 @@ import (
 // Prepared statements and transactions live until their client closes
 // them, which a crashed notebook or a leaking connection pool never does;
 // and each prepared statement keeps its last bound parameters. So every
-// user may keep Config.MaxOpenPerUser of them open, and the parameters
-// bound to them hold at most maxParamValues values in all.
+// user may keep Config.MaxOpenPerUser of them open: one more evicts the
+// user's least recently used prepared statement (a later call with its
+// handle gets NotFound), so that leaked statements never lock a user out;
+// transactions, which hold writes, are never evicted, and one more than
+// that many is refused. The parameters bound to one user's statements
+// hold at most maxParamValues values in all.
 
 // DefaultMaxOpenPerUser is the MaxOpenPerUser of a zero Config.
 const DefaultMaxOpenPerUser = 1024
@@ -25,19 +29,38 @@ type usage struct {
 	bound int64
 }
 
-// admitLocked counts a new prepared statement or transaction of u, or
-// refuses it when u has MaxOpenPerUser open. s.mu is held.
-func (s *Server) admitLocked(u *user) error {
-	us := s.usage[u]
+// admitLocked counts a new prepared statement or transaction of u. When u
+// has MaxOpenPerUser open, it evicts u's least recently used prepared
+// statement, which the caller closes once s.mu is released (a running
+// statement holds its own lock while it takes s.mu); with none to evict
+// it refuses. s.mu is held.
+func (s *Server) admitLocked(u *user) (evicted *prepared, err error) {
+	if us := s.usage[u]; us != nil && us.open >= s.cfg.MaxOpenPerUser {
+		if evicted = s.leastRecentlyUsedLocked(u); evicted == nil {
+			return nil, status.Errorf(codes.ResourceExhausted, "fluss flightsql: user %q has %d transactions open, the most allowed; end some first", u.name, us.open)
+		}
+		delete(s.prepared, evicted.handle)
+		s.releaseLocked(u, evicted.bound)
+	}
+	us := s.usage[u] // releaseLocked drops a usage that reaches nothing
 	if us == nil {
 		us = &usage{}
 		s.usage[u] = us
 	}
-	if us.open >= s.cfg.MaxOpenPerUser {
-		return status.Errorf(codes.ResourceExhausted, "fluss flightsql: user %q has %d prepared statements and transactions open, the most allowed; close some first", u.name, us.open)
-	}
 	us.open++
-	return nil
+	return evicted, nil
+}
+
+// leastRecentlyUsedLocked returns u's prepared statement used least
+// recently, or nil when u has none. s.mu is held.
+func (s *Server) leastRecentlyUsedLocked(u *user) *prepared {
+	var lru *prepared
+	for _, p := range s.prepared {
+		if p.u == u && (lru == nil || p.used.Before(lru.used)) {
+			lru = p
+		}
+	}
+	return lru
 }
 
 // releaseLocked uncounts a prepared statement (holding bound values) or a

@@ -2,6 +2,7 @@ package flightsql
 
 import (
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -25,7 +26,7 @@ func TestBindOfAClosedStatementIsNotFound(t *testing.T) {
 		p := &prepared{u: u, handle: newHandle(), nparams: 1}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if err := s.admitLocked(u); err != nil {
+		if _, err := s.admitLocked(u); err != nil {
 			t.Fatal(err)
 		}
 		s.prepared[p.handle] = p
@@ -68,4 +69,60 @@ func (r *hookReader) Next() bool {
 		r.onNext = nil
 	}
 	return r.RecordReader.Next()
+}
+
+// TestAdmitEvictsTheLeastRecentlyUsedStatement: at MaxOpenPerUser, a new
+// handle evicts the user's least recently used prepared statement (also
+// when the limit is 1), never a transaction, and is refused when only
+// transactions are open; other users are counted apart.
+func TestAdmitEvictsTheLeastRecentlyUsedStatement(t *testing.T) {
+	s, err := NewServer(Config{Client: flussrpc.Config{Bootstrap: []string{"127.0.0.1:1"}}, MaxOpenPerUser: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	start := time.Now()
+	// admit admits a prepared statement (used at start+age) or, with
+	// age < 0, a transaction, and returns what it evicted.
+	admit := func(u *user, age time.Duration) (*prepared, error) {
+		evicted, err := s.admitLocked(u)
+		if err == nil && age >= 0 {
+			p := &prepared{u: u, handle: newHandle(), used: start.Add(age)}
+			s.prepared[p.handle] = p
+		}
+		return evicted, err
+	}
+	a, b := &user{name: "a"}, &user{name: "b"}
+	mustAdmit := func(u *user, age time.Duration) *prepared {
+		t.Helper()
+		evicted, err := admit(u, age)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return evicted
+	}
+	mustAdmit(a, 2*time.Second)
+	mustAdmit(a, time.Second)
+	mustAdmit(b, -1)
+	mustAdmit(b, -1)
+	if ev := mustAdmit(a, 3*time.Second); ev == nil || !ev.used.Equal(start.Add(time.Second)) {
+		t.Fatalf("evicted %+v, want the statement used at +1s", ev)
+	}
+	if ev := mustAdmit(a, -1); ev == nil || !ev.used.Equal(start.Add(2*time.Second)) {
+		t.Fatalf("a transaction evicted %+v, want the statement used at +2s", ev)
+	}
+	if _, err := admit(b, -1); status.Code(err) != codes.ResourceExhausted {
+		t.Fatalf("a third transaction: %v, want ResourceExhausted", err)
+	}
+	if got := s.usage[a].open; got != 2 {
+		t.Errorf("user a has %d open, want 2", got)
+	}
+	s.cfg.MaxOpenPerUser = 1
+	c := &user{name: "c"}
+	mustAdmit(c, 0)
+	if ev := mustAdmit(c, time.Second); ev == nil || s.usage[c].open != 1 {
+		t.Fatalf("with a limit of 1: evicted %+v, usage %+v", ev, s.usage[c])
+	}
 }

@@ -68,8 +68,10 @@ type Config struct {
 	// cores. 0 means DefaultScanEndpoints(); 1 keeps one endpoint.
 	ScanEndpoints int
 	// MaxOpenPerUser is how many prepared statements and transactions
-	// one user may keep open at once; one more is refused with
-	// RESOURCE_EXHAUSTED. 0 means DefaultMaxOpenPerUser.
+	// one user may keep open at once; one more closes the user's least
+	// recently used prepared statement, or is refused with
+	// RESOURCE_EXHAUSTED when all are transactions. 0 means
+	// DefaultMaxOpenPerUser.
 	MaxOpenPerUser int
 }
 

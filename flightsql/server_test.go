@@ -124,6 +124,15 @@ func newDatabase(t testing.TB, ctx context.Context, cl *fsql.Client, prefix stri
 	return db
 }
 
+// newKVTable makes a new database holding the primary-key table kv (id
+// INT, name STRING) and returns the database.
+func newKVTable(t testing.TB, ctx context.Context, cl *fsql.Client, prefix string) string {
+	t.Helper()
+	db := newDatabase(t, ctx, cl, prefix)
+	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)")
+	return db
+}
+
 func update(t testing.TB, ctx context.Context, cl *fsql.Client, sql string) int64 {
 	t.Helper()
 	var n int64
@@ -203,8 +212,7 @@ func TestStatementsQueryUpdateAndTypes(t *testing.T) {
 func TestPreparedStatementsWithArrowParameters(t *testing.T) {
 	addr, _ := startServer(t, nil)
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
-	db := newDatabase(t, ctx, cl, "fsqlp")
-	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)")
+	db := newKVTable(t, ctx, cl, "fsqlp")
 
 	ins, err := cl.Prepare(ctx, "INSERT INTO "+db+".kv VALUES (?, ?)")
 	if err != nil {
@@ -395,8 +403,7 @@ func contains(list []string, s string) bool {
 func TestIngest(t *testing.T) {
 	addr, _ := startServer(t, nil)
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
-	db := newDatabase(t, ctx, cl, "fsqli")
-	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)")
+	db := newKVTable(t, ctx, cl, "fsqli")
 
 	rec := paramRecord(t, []int32{1, 2, 1}, []string{"a", "b", "c"})
 	defer rec.Release()
@@ -509,53 +516,91 @@ func TestAuthentication(t *testing.T) {
 	}
 }
 
-// TestOpenHandlesAndBindsAreBoundedPerUser: a user keeps at most
-// MaxOpenPerUser prepared statements and transactions open, and the
-// parameters bound to its statements hold a bounded number of values in
-// all; closing gives the room back, and other users are not affected.
-func TestOpenHandlesAndBindsAreBoundedPerUser(t *testing.T) {
-	addr, srv := startServer(t, func(c *flightsql.Config) { c.MaxOpenPerUser = 3 })
-	flightsql.SetBindBudget(srv, 10)
+// TestOpenHandlesAreBoundedPerUser: a user keeps at most MaxOpenPerUser
+// prepared statements and transactions open. One more evicts the user's
+// least recently used prepared statement, never a transaction; with only
+// transactions open it is refused. Other users are not affected.
+func TestOpenHandlesAreBoundedPerUser(t *testing.T) {
+	addr, _ := startServer(t, func(c *flightsql.Config) { c.MaxOpenPerUser = 3 })
 	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
-	db := newDatabase(t, ctx, cl, "fsqlq")
-	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)")
-	prepare := func(cl *fsql.Client, ctx context.Context, sql string) (*fsql.PreparedStatement, error) {
-		p, err := cl.Prepare(ctx, sql)
-		if err == nil {
-			t.Cleanup(func() { _ = p.Close(context.Background()) })
+	prepare := func(cl *fsql.Client, ctx context.Context) *fsql.PreparedStatement {
+		t.Helper()
+		p, err := cl.Prepare(ctx, "SHOW DATABASES")
+		if err != nil {
+			t.Fatal(err)
 		}
-		return p, err
+		t.Cleanup(func() { _ = p.Close(context.Background()) })
+		return p
 	}
-	ins, err := prepare(cl, ctx, "INSERT INTO "+db+".kv VALUES (?, ?)")
+	run := func(p *fsql.PreparedStatement) error {
+		_, err := p.Execute(ctx)
+		return err
+	}
+	begin := func() (*fsql.Txn, error) {
+		tx, err := cl.BeginTransaction(ctx)
+		if err == nil {
+			t.Cleanup(func() { _ = tx.Rollback(context.Background()) })
+		}
+		return tx, err
+	}
+	p1, p2 := prepare(cl, ctx), prepare(cl, ctx)
+	tx1, err := begin()
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel, err := prepare(cl, ctx, "SELECT name FROM "+db+".kv WHERE id = ?")
-	if err != nil {
+	if err := run(p1); err != nil { // p2 is now the least recently used
 		t.Fatal(err)
 	}
-	tx, err := cl.BeginTransaction(ctx)
-	if err != nil {
-		t.Fatal(err)
+	p3 := prepare(cl, ctx)
+	if err := run(p2); status.Code(err) != codes.NotFound {
+		t.Fatalf("the evicted statement: %v, want NotFound", err)
 	}
-	if _, err := prepare(cl, ctx, "SELECT 1"); status.Code(err) != codes.ResourceExhausted {
-		t.Fatalf("a fourth handle: %v, want ResourceExhausted", err)
+	if err := run(p1); err != nil {
+		t.Fatalf("a statement used since: %v", err)
 	}
-	if _, err := cl.BeginTransaction(ctx); status.Code(err) != codes.ResourceExhausted {
-		t.Fatalf("a fourth handle (a transaction): %v, want ResourceExhausted", err)
+	// Two transactions more evict p3, then p1; a third finds only
+	// transactions.
+	for range 2 {
+		if _, err := begin(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []*fsql.PreparedStatement{p1, p3} {
+		if err := run(p); status.Code(err) != codes.NotFound {
+			t.Fatalf("a statement evicted by a transaction: %v, want NotFound", err)
+		}
+	}
+	if _, err := begin(); status.Code(err) != codes.ResourceExhausted {
+		t.Fatalf("a fourth transaction: %v, want ResourceExhausted", err)
 	}
 	other, octx := connect(t, addr, clustertest.LimitedUser, clustertest.LimitedPassword)
-	if _, err := prepare(other, octx, "SELECT 1"); err != nil {
-		t.Fatalf("another user's statement: %v", err)
-	}
-	if err := tx.Rollback(ctx); err != nil {
+	prepare(other, octx)
+	if err := tx1.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := prepare(cl, ctx, "SELECT 1"); err != nil {
-		t.Fatalf("a third handle after the transaction ended: %v", err)
+	if err := run(prepare(cl, ctx)); err != nil {
+		t.Fatalf("a statement once a transaction ended: %v", err)
 	}
+}
 
-	// Binds: 4 rows of 2 values hold 8 of the user's 10.
+// TestBindsAreBoundedPerUser: the parameters bound to one user's prepared
+// statements hold a bounded number of values in all; closing a statement
+// gives its values back.
+func TestBindsAreBoundedPerUser(t *testing.T) {
+	addr, srv := startServer(t, nil)
+	flightsql.SetBindBudget(srv, 10)
+	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
+	db := newKVTable(t, ctx, cl, "fsqlq")
+	ins, err := cl.Prepare(ctx, "INSERT INTO "+db+".kv VALUES (?, ?)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := cl.Prepare(ctx, "SELECT name FROM "+db+".kv WHERE id = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sel.Close(ctx)
+	// 4 rows of 2 values hold 8 of the user's 10.
 	four := paramRecord(t, []int32{1, 2, 3, 4}, []string{"a", "b", "c", "d"})
 	defer four.Release()
 	ins.SetParameters(four)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
@@ -76,8 +77,9 @@ type prepared struct {
 	u       *user
 	handle  string
 	text    string
-	nparams int   // placeholders of the statement
-	bound   int64 // values in params; guarded by Server.mu
+	nparams int       // placeholders of the statement
+	bound   int64     // values in params; guarded by Server.mu
+	used    time.Time // last call with the handle; guarded by Server.mu
 	query   bool
 	schema  *arrow.Schema
 	tx      *transaction
@@ -470,13 +472,16 @@ func (s *Server) CreatePreparedStatement(ctx context.Context, req fsql.ActionCre
 	if sc == nil {
 		sc = arrow.NewSchema(nil, nil)
 	}
-	p.handle = newHandle()
+	p.handle, p.used = newHandle(), time.Now()
 	s.mu.Lock()
-	err = s.admitLocked(p.u)
+	evicted, err := s.admitLocked(p.u)
 	if err == nil {
 		s.prepared[p.handle] = p
 	}
 	s.mu.Unlock()
+	if evicted != nil {
+		evicted.close()
+	}
 	if err != nil {
 		p.close()
 		return none, err
@@ -490,8 +495,16 @@ func (s *Server) CreatePreparedStatement(ctx context.Context, req fsql.ActionCre
 	}, nil
 }
 
+// preparedFor returns the caller's prepared statement of handle and marks
+// it used.
 func (s *Server) preparedFor(ctx context.Context, handle []byte) (*prepared, error) {
-	return owned(ctx, s, s.prepared, handle, "unknown prepared statement (closed, or prepared by another user)")
+	p, err := owned(ctx, s, s.prepared, handle, "unknown prepared statement (closed, evicted as the least recently used of too many open, or prepared by another user)")
+	if err == nil {
+		s.mu.Lock()
+		p.used = time.Now()
+		s.mu.Unlock()
+	}
+	return p, err
 }
 
 // ClosePreparedStatement forgets a prepared statement.
@@ -698,8 +711,11 @@ func (s *Server) BeginTransaction(ctx context.Context, _ fsql.ActionBeginTransac
 		return nil, err
 	}
 	s.mu.Lock()
-	err = s.admitLocked(u)
+	evicted, err := s.admitLocked(u)
 	s.mu.Unlock()
+	if evicted != nil {
+		evicted.close()
+	}
 	if err != nil {
 		_ = sess.Close()
 		return nil, err
