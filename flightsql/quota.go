@@ -29,11 +29,27 @@ type usage struct {
 	bound int64
 }
 
+// admit counts a new prepared statement or transaction of u and, if it
+// is admitted, runs register (when not nil) under s.mu.
+func (s *Server) admit(u *user, register func()) error {
+	s.mu.Lock()
+	evicted, err := s.admitLocked(u)
+	if err == nil && register != nil {
+		register()
+	}
+	s.mu.Unlock()
+	if evicted != nil {
+		// Closing waits for the statement's lock, which a stream of its
+		// rows holds until it ends: this call must not wait for that.
+		go evicted.close()
+	}
+	return err
+}
+
 // admitLocked counts a new prepared statement or transaction of u. When u
-// has MaxOpenPerUser open, it evicts u's least recently used prepared
-// statement, which the caller closes once s.mu is released (a running
-// statement holds its own lock while it takes s.mu); with none to evict
-// it refuses. s.mu is held.
+// has MaxOpenPerUser open, it forgets u's least recently used prepared
+// statement and returns it to be closed; with none to evict it refuses.
+// s.mu is held.
 func (s *Server) admitLocked(u *user) (evicted *prepared, err error) {
 	if us := s.usage[u]; us != nil && us.open >= s.cfg.MaxOpenPerUser {
 		if evicted = s.leastRecentlyUsedLocked(u); evicted == nil {

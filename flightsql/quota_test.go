@@ -126,3 +126,31 @@ func TestAdmitEvictsTheLeastRecentlyUsedStatement(t *testing.T) {
 		t.Fatalf("with a limit of 1: evicted %+v, usage %+v", ev, s.usage[c])
 	}
 }
+
+// TestEvictionDoesNotWaitForARunningStream: the evicted statement is
+// closed once its running stream lets go of it; the call that evicted it
+// returns at once.
+func TestEvictionDoesNotWaitForARunningStream(t *testing.T) {
+	s, err := NewServer(Config{Client: flussrpc.Config{Bootstrap: []string{"127.0.0.1:1"}}, MaxOpenPerUser: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	u := &user{name: "u"}
+	streaming := &prepared{u: u, handle: newHandle()}
+	if err := s.admit(u, func() { s.prepared[streaming.handle] = streaming }); err != nil {
+		t.Fatal(err)
+	}
+	streaming.mu.Lock() // as a stream's lease does
+	done := make(chan error, 1)
+	go func() { done <- s.admit(u, nil) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("admitting a new handle waited for the evicted statement's stream")
+	}
+	streaming.mu.Unlock()
+}

@@ -473,16 +473,7 @@ func (s *Server) CreatePreparedStatement(ctx context.Context, req fsql.ActionCre
 		sc = arrow.NewSchema(nil, nil)
 	}
 	p.handle, p.used = newHandle(), time.Now()
-	s.mu.Lock()
-	evicted, err := s.admitLocked(p.u)
-	if err == nil {
-		s.prepared[p.handle] = p
-	}
-	s.mu.Unlock()
-	if evicted != nil {
-		evicted.close()
-	}
-	if err != nil {
+	if err := s.admit(p.u, func() { s.prepared[p.handle] = p }); err != nil {
 		p.close()
 		return none, err
 	}
@@ -710,13 +701,7 @@ func (s *Server) BeginTransaction(ctx context.Context, _ fsql.ActionBeginTransac
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	evicted, err := s.admitLocked(u)
-	s.mu.Unlock()
-	if evicted != nil {
-		evicted.close()
-	}
-	if err != nil {
+	if err := s.admit(u, nil); err != nil {
 		_ = sess.Close()
 		return nil, err
 	}
