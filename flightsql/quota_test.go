@@ -1,11 +1,13 @@
 package flightsql
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	pb "github.com/apache/arrow-go/v18/arrow/flight/gen/flight"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -16,22 +18,8 @@ import (
 // close (which may drop its user's usage) answers NotFound, before and
 // after reading the parameters, and never counts its values.
 func TestBindOfAClosedStatementIsNotFound(t *testing.T) {
-	s, err := NewServer(Config{Client: flussrpc.Config{Bootstrap: []string{"127.0.0.1:1"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newOfflineServer(t, 0)
 	u := &user{name: "u"}
-	open := func() *prepared {
-		p := &prepared{u: u, handle: newHandle(), nparams: 1}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if _, err := s.admitLocked(u); err != nil {
-			t.Fatal(err)
-		}
-		s.prepared[p.handle] = p
-		return p
-	}
 	closeP := func(p *prepared) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -43,12 +31,12 @@ func TestBindOfAClosedStatementIsNotFound(t *testing.T) {
 		return &hookReader{RecordReader: jsonReader(t, sc, `[{"p1": 1}]`), onNext: onRead}
 	}
 
-	p := open()
+	p := openPrepared(t, s, u, 1)
 	closeP(p)
 	if err := s.bind(p, params(nil), true); status.Code(err) != codes.NotFound {
 		t.Errorf("bind after close: %v, want NotFound", err)
 	}
-	p = open()
+	p = openPrepared(t, s, u, 1)
 	if err := s.bind(p, params(func() { closeP(p) }), true); status.Code(err) != codes.NotFound {
 		t.Errorf("bind closed while reading: %v, want NotFound", err)
 	}
@@ -76,11 +64,7 @@ func (r *hookReader) Next() bool {
 // when the limit is 1), never a transaction, and is refused when only
 // transactions are open; other users are counted apart.
 func TestAdmitEvictsTheLeastRecentlyUsedStatement(t *testing.T) {
-	s, err := NewServer(Config{Client: flussrpc.Config{Bootstrap: []string{"127.0.0.1:1"}}, MaxOpenPerUser: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newOfflineServer(t, 2)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := time.Now()
@@ -131,16 +115,9 @@ func TestAdmitEvictsTheLeastRecentlyUsedStatement(t *testing.T) {
 // closed once its running stream lets go of it; the call that evicted it
 // returns at once.
 func TestEvictionDoesNotWaitForARunningStream(t *testing.T) {
-	s, err := NewServer(Config{Client: flussrpc.Config{Bootstrap: []string{"127.0.0.1:1"}}, MaxOpenPerUser: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newOfflineServer(t, 1)
 	u := &user{name: "u"}
-	streaming := &prepared{u: u, handle: newHandle()}
-	if err := s.admit(u, func() { s.prepared[streaming.handle] = streaming }); err != nil {
-		t.Fatal(err)
-	}
+	streaming := openPrepared(t, s, u, 0)
 	streaming.mu.Lock() // as a stream's lease does
 	done := make(chan error, 1)
 	go func() { done <- s.admit(u, nil) }()
@@ -153,4 +130,52 @@ func TestEvictionDoesNotWaitForARunningStream(t *testing.T) {
 		t.Fatal("admitting a new handle waited for the evicted statement's stream")
 	}
 	streaming.mu.Unlock()
+}
+
+// TestCloseDoesNotWaitForARunningStream: ClosePreparedStatement returns
+// at once while a stream of the statement runs; the statement's session
+// is closed when the stream lets go.
+func TestCloseDoesNotWaitForARunningStream(t *testing.T) {
+	s := newOfflineServer(t, 0)
+	u := &user{name: "u"}
+	p := openPrepared(t, s, u, 0)
+	p.mu.Lock() // as a stream's lease does
+	defer p.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), userKey{}, u), 5*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- s.ClosePreparedStatement(ctx, &pb.ActionClosePreparedStatementRequest{PreparedStatementHandle: []byte(p.handle)})
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-ctx.Done():
+		t.Fatal("ClosePreparedStatement waited for the statement's stream")
+	}
+}
+
+// newOfflineServer is a server whose cluster is never dialed, for tests
+// of its bookkeeping; maxOpen 0 is the default.
+func newOfflineServer(t *testing.T, maxOpen int) *Server {
+	t.Helper()
+	s, err := NewServer(Config{Client: flussrpc.Config{Bootstrap: []string{"127.0.0.1:1"}}, MaxOpenPerUser: maxOpen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// openPrepared admits and registers a prepared statement of u with
+// nparams placeholders.
+func openPrepared(t *testing.T, s *Server, u *user, nparams int) *prepared {
+	t.Helper()
+	p := &prepared{u: u, handle: newHandle(), nparams: nparams}
+	if err := s.admit(u, func() { s.prepared[p.handle] = p }); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

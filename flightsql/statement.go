@@ -510,7 +510,9 @@ func (s *Server) ClosePreparedStatement(ctx context.Context, req fsql.ActionClos
 		s.releaseLocked(p.u, p.bound)
 	}
 	s.mu.Unlock()
-	p.close()
+	// A stream of the statement's rows holds it until the stream ends;
+	// the session closes then, without this call waiting for it.
+	go p.close()
 	return nil
 }
 
