@@ -44,7 +44,8 @@
 // Files by concern: server.go (setup, listener, errors), auth.go (users,
 // tokens, per-user clients), statement.go (queries, updates, prepared
 // statements, transactions), params.go (Arrow parameters to Go values),
-// quota.go (what one user may keep open),
+// quota.go (what one user may keep open), sessionlock.go (one call at a
+// time on a statement's or transaction's session),
 // results.go (row streams to Arrow), doget.go and messages.go (records and
 // log batches to Flight messages), ipcpass.go (the compression header),
 // ingest.go, metadata.go, sqlinfo.go.

@@ -118,18 +118,9 @@ func TestEvictionDoesNotWaitForARunningStream(t *testing.T) {
 	s := newOfflineServer(t, 1)
 	u := &user{name: "u"}
 	streaming := openPrepared(t, s, u, 0)
-	streaming.mu.Lock() // as a stream's lease does
-	done := make(chan error, 1)
-	go func() { done <- s.admit(u, nil) }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("admitting a new handle waited for the evicted statement's stream")
-	}
-	streaming.mu.Unlock()
+	holdSession(t, &streaming.session)
+	returnsAtOnce(t, "admitting a new handle", func() error { return s.admit(u, nil) })
+	streaming.session.unlock()
 }
 
 // TestCloseDoesNotWaitForARunningStream: ClosePreparedStatement returns
@@ -139,22 +130,12 @@ func TestCloseDoesNotWaitForARunningStream(t *testing.T) {
 	s := newOfflineServer(t, 0)
 	u := &user{name: "u"}
 	p := openPrepared(t, s, u, 0)
-	p.mu.Lock() // as a stream's lease does
-	defer p.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), userKey{}, u), 5*time.Second)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- s.ClosePreparedStatement(ctx, &pb.ActionClosePreparedStatementRequest{PreparedStatementHandle: []byte(p.handle)})
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-ctx.Done():
-		t.Fatal("ClosePreparedStatement waited for the statement's stream")
-	}
+	holdSession(t, &p.session)
+	defer p.session.unlock()
+	ctx := context.WithValue(context.Background(), userKey{}, u)
+	returnsAtOnce(t, "ClosePreparedStatement", func() error {
+		return s.ClosePreparedStatement(ctx, &pb.ActionClosePreparedStatementRequest{PreparedStatementHandle: []byte(p.handle)})
+	})
 }
 
 // newOfflineServer is a server whose cluster is never dialed, for tests
@@ -178,4 +159,64 @@ func openPrepared(t *testing.T, s *Server, u *user, nparams int) *prepared {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestBindWhileAStreamHoldsTheStatement: binding new parameters to a
+// statement whose rows are being streamed neither waits for the stream
+// nor holds up the server (bind takes the server's mutex).
+func TestBindWhileAStreamHoldsTheStatement(t *testing.T) {
+	s := newOfflineServer(t, 0)
+	p := openPrepared(t, s, &user{name: "u"}, 1)
+	holdSession(t, &p.session)
+	defer p.session.unlock()
+	sc := arrow.NewSchema([]arrow.Field{{Name: "p1", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	rdr := jsonReader(t, sc, `[{"p1": 7}]`)
+	returnsAtOnce(t, "bind", func() error { return s.bind(p, rdr, true) })
+	if runs := p.runs(); len(runs) != 1 || runs[0][0].Value != int64(7) {
+		t.Errorf("bound %v, want one run of 7", runs)
+	}
+}
+
+// TestLeaseGivesUpWithItsContext: a call waiting for a session that a
+// stream holds ends with its own context, for a statement and for a
+// transaction.
+func TestLeaseGivesUpWithItsContext(t *testing.T) {
+	p := &prepared{}
+	tx := &transaction{}
+	for _, l := range []*sessionLock{&p.session, &tx.session} {
+		holdSession(t, l)
+		defer l.unlock()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := p.lease(ctx); status.Code(err) != codes.DeadlineExceeded {
+		t.Errorf("statement: %v, want DeadlineExceeded", err)
+	}
+	if _, err := tx.lock(ctx); status.Code(err) != codes.DeadlineExceeded {
+		t.Errorf("transaction: %v, want DeadlineExceeded", err)
+	}
+}
+
+// holdSession takes l, as the lease of a stream of rows holds it.
+func holdSession(t *testing.T, l *sessionLock) {
+	t.Helper()
+	if err := l.lock(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// returnsAtOnce runs call, which must succeed without waiting for a
+// stream that holds a session: within 5 s.
+func returnsAtOnce(t *testing.T, what string, call func() error) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- call() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%s waited for the stream holding the session", what)
+	}
 }

@@ -36,12 +36,12 @@ type lease struct {
 // until commit. Its session serves every statement of the transaction, one
 // at a time.
 type transaction struct {
-	u      *user
-	mu     sync.Mutex
-	sess   *engine.Session
-	tx     driver.Tx
-	cancel context.CancelFunc
-	ended  bool // committed or rolled back; its session is closed
+	u       *user
+	session sessionLock // held by the call using sess
+	sess    *engine.Session
+	tx      driver.Tx
+	cancel  context.CancelFunc
+	ended   bool // committed or rolled back, its session closed; guarded by session
 }
 
 // errTxEnded refuses a statement prepared inside a transaction that has
@@ -52,19 +52,22 @@ var errTxEnded = status.Error(codes.FailedPrecondition,
 	"fluss flightsql: the transaction this statement was prepared in has ended; prepare it again")
 
 // lock takes the transaction's session for one call.
-func (t *transaction) lock() (lease, error) {
-	t.mu.Lock()
+func (t *transaction) lock(ctx context.Context) (lease, error) {
+	if err := t.session.lock(ctx); err != nil {
+		return lease{}, err
+	}
 	if t.ended {
-		t.mu.Unlock()
+		t.session.unlock()
 		return lease{}, errTxEnded
 	}
-	return lease{u: t.u, s: t.sess, release: t.mu.Unlock}, nil
+	return lease{u: t.u, s: t.sess, release: t.session.unlock}, nil
 }
 
-// abort drops the batch without writing it.
+// abort drops the batch without writing it, once no call uses the
+// session.
 func (t *transaction) abort() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	_ = t.session.lock(context.Background())
+	defer t.session.unlock()
 	t.ended = true
 	t.sess.DropBatch()
 	_ = t.sess.Close()
@@ -84,26 +87,34 @@ type prepared struct {
 	schema  *arrow.Schema
 	tx      *transaction
 
-	mu     sync.Mutex
-	sess   *engine.Session // nil inside a transaction
+	session sessionLock     // held by the call using sess
+	sess    *engine.Session // nil inside a transaction
+
+	mu     sync.Mutex // guards params and done; never held across a call
 	params [][]driver.NamedValue
 	done   *result // the outcome of a non-query run through the query path
 }
 
-func (p *prepared) lease() (lease, error) {
+// lease takes the statement's session (its transaction's) for one call.
+func (p *prepared) lease(ctx context.Context) (lease, error) {
 	if p.tx != nil {
-		return p.tx.lock()
+		return p.tx.lock(ctx)
 	}
-	p.mu.Lock()
-	return lease{u: p.u, s: p.sess, release: p.mu.Unlock}, nil
+	if err := p.session.lock(ctx); err != nil {
+		return lease{}, err
+	}
+	return lease{u: p.u, s: p.sess, release: p.session.unlock}, nil
 }
 
+// close closes the statement's session once no call uses it.
 func (p *prepared) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	_ = p.session.lock(context.Background())
 	if p.sess != nil {
 		_ = p.sess.Close()
 	}
+	p.session.unlock()
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.done != nil {
 		p.done.release()
 		p.done = nil
@@ -124,7 +135,7 @@ func (s *Server) session(ctx context.Context, txID []byte) (lease, error) {
 	if err != nil {
 		return lease{}, err
 	}
-	return t.lock()
+	return t.lock(ctx)
 }
 
 func (s *Server) transaction(ctx context.Context, id []byte) (*transaction, error) {
@@ -452,7 +463,7 @@ func (s *Server) CreatePreparedStatement(ctx context.Context, req fsql.ActionCre
 	} else if p.u, p.sess, err = s.newSession(ctx); err != nil {
 		return none, err
 	}
-	if l, err = p.lease(); err != nil {
+	if l, err = p.lease(ctx); err != nil {
 		return none, err
 	}
 	pr := l.s.Prepare(st)
@@ -576,7 +587,7 @@ func (s *Server) preparedTickets(ctx context.Context, p *prepared, handle []byte
 	if err != nil {
 		return nil, statusOf(err)
 	}
-	l, err := p.lease()
+	l, err := p.lease(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -611,7 +622,7 @@ func (s *Server) runPrepared(ctx context.Context, p *prepared) (*result, error) 
 		return nil, err
 	}
 	runs := p.runs()
-	l, err := p.lease()
+	l, err := p.lease(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -667,7 +678,7 @@ func (s *Server) streamPrepared(ctx context.Context, cmd fsql.PreparedStatementQ
 		return s.streamResult(res)
 	}
 	runs := p.runs()
-	l, err := p.lease()
+	l, err := p.lease(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -742,8 +753,13 @@ func (s *Server) EndTransaction(ctx context.Context, req fsql.ActionEndTransacti
 	if ended {
 		return status.Error(codes.NotFound, "fluss flightsql: unknown transaction (ended, or never begun by this user)")
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	if err := t.session.lock(ctx); err != nil {
+		// The transaction is forgotten: its writes are dropped once the
+		// call using its session ends.
+		go t.abort()
+		return err
+	}
+	defer t.session.unlock()
 	t.ended = true
 	defer t.cancel()
 	defer func() { _ = t.sess.Close() }()
