@@ -220,3 +220,20 @@ func returnsAtOnce(t *testing.T, what string, call func() error) {
 		t.Fatalf("%s waited for the stream holding the session", what)
 	}
 }
+
+// TestCloseWhileAStreamFinishes: Server.Close waits for a stream holding
+// a statement's session without holding the server's mutex, which the
+// stream may need to finish once its call is cancelled.
+func TestCloseWhileAStreamFinishes(t *testing.T) {
+	s := newOfflineServer(t, 0)
+	p := openPrepared(t, s, &user{name: "u"}, 0)
+	holdSession(t, &p.session)
+	go func() {
+		<-s.done // the call is cancelled: the stream winds up
+		s.mu.Lock()
+		_ = len(s.results) // as keepResult does
+		s.mu.Unlock()
+		p.session.unlock()
+	}()
+	returnsAtOnce(t, "Close", s.Close)
+}

@@ -184,20 +184,23 @@ func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.done)
 		s.grpc.Stop()
+		// Stop does not wait for the handlers: a stream may still hold a
+		// session (and take s.mu) until it sees its call cancelled, so the
+		// sessions are closed after s.mu is let go.
 		s.mu.Lock()
-		for h, p := range s.prepared {
-			p.close()
-			delete(s.prepared, h)
-		}
-		for h, t := range s.txs {
-			t.abort()
-			delete(s.txs, h)
-		}
-		for h, r := range s.results {
-			r.release()
-			delete(s.results, h)
-		}
+		stmts, txs, results := s.prepared, s.txs, s.results
+		s.prepared, s.txs, s.results = map[string]*prepared{}, map[string]*transaction{}, map[string]*result{}
+		s.usage = map[*user]*usage{}
 		s.mu.Unlock()
+		for _, p := range stmts {
+			p.close()
+		}
+		for _, t := range txs {
+			t.abort()
+		}
+		for _, r := range results {
+			r.release()
+		}
 		s.users.closeAll()
 	})
 	return nil
