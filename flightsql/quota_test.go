@@ -237,3 +237,34 @@ func TestCloseWhileAStreamFinishes(t *testing.T) {
 	}()
 	returnsAtOnce(t, "Close", s.Close)
 }
+
+// TestUnfetchedResultsAreBoundedPerUser: one result more than
+// MaxOpenPerUser drops the user's oldest unfetched one; fetching or
+// dropping a result gives its room back; other users are counted apart.
+func TestUnfetchedResultsAreBoundedPerUser(t *testing.T) {
+	s := newOfflineServer(t, 2)
+	a, b := &user{name: "a"}, &user{name: "b"}
+	fetch := func(u *user, h string) error {
+		_, err := s.takeResult(context.WithValue(context.Background(), userKey{}, u), h)
+		return err
+	}
+	a1, a2 := s.keepResult(&result{u: a}), s.keepResult(&result{u: a})
+	b1 := s.keepResult(&result{u: b})
+	a3 := s.keepResult(&result{u: a})
+	if err := fetch(a, a1); status.Code(err) != codes.NotFound {
+		t.Errorf("the oldest result of a: %v, want NotFound (dropped)", err)
+	}
+	for _, h := range []string{a2, a3} {
+		if err := fetch(a, h); err != nil {
+			t.Errorf("a newer result of a: %v", err)
+		}
+	}
+	if err := fetch(b, b1); err != nil {
+		t.Errorf("b's result: %v", err)
+	}
+	s.keepResult(&result{u: a})
+	s.dropStaleResults(time.Now().Add(time.Hour))
+	if len(s.results) != 0 || len(s.pending) != 0 {
+		t.Errorf("left behind: %d results, pending %v", len(s.results), s.pending)
+	}
+}

@@ -40,14 +40,37 @@ func (r *result) release() {
 }
 
 // keepResult stores a result until its ticket is fetched (or it goes
-// stale) and returns its handle.
+// stale) and returns its handle. A user keeps at most MaxOpenPerUser
+// unfetched results, as many as open handles: one more drops the user's
+// oldest, whose ticket then answers NotFound.
 func (s *Server) keepResult(r *result) string {
 	r.made = time.Now()
 	h := newHandle()
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pending[r.u] >= s.cfg.MaxOpenPerUser {
+		oldest := ""
+		for k, o := range s.results {
+			if o.u == r.u && (oldest == "" || o.made.Before(s.results[oldest].made)) {
+				oldest = k
+			}
+		}
+		s.forgetResultLocked(oldest).release()
+	}
 	s.results[h] = r
-	s.mu.Unlock()
+	s.pending[r.u]++
 	return h
+}
+
+// forgetResultLocked removes the result of handle h and returns it. s.mu
+// is held.
+func (s *Server) forgetResultLocked(h string) *result {
+	r := s.results[h]
+	delete(s.results, h)
+	if s.pending[r.u]--; s.pending[r.u] == 0 {
+		delete(s.pending, r.u)
+	}
+	return r
 }
 
 // takeResult removes and returns the caller's result: a ticket is fetched
@@ -59,12 +82,10 @@ func (s *Server) takeResult(ctx context.Context, h string) (*result, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.results[h]
-	if r == nil || r.u != u {
-		return nil, status.Error(codes.NotFound, "fluss flightsql: unknown or already fetched result ticket")
+	if r := s.results[h]; r == nil || r.u != u {
+		return nil, status.Error(codes.NotFound, "fluss flightsql: unknown, already fetched or dropped result ticket")
 	}
-	delete(s.results, h)
-	return r, nil
+	return s.forgetResultLocked(h), nil
 }
 
 // dropStaleResults forgets results made before the given time whose
@@ -74,8 +95,7 @@ func (s *Server) dropStaleResults(before time.Time) {
 	defer s.mu.Unlock()
 	for h, r := range s.results {
 		if r.made.Before(before) {
-			r.release()
-			delete(s.results, h)
+			s.forgetResultLocked(h).release()
 		}
 	}
 }

@@ -70,8 +70,9 @@ type Config struct {
 	// MaxOpenPerUser is how many prepared statements and transactions
 	// one user may keep open at once; one more closes the user's least
 	// recently used prepared statement, or is refused with
-	// RESOURCE_EXHAUSTED when all are transactions. 0 means
-	// DefaultMaxOpenPerUser.
+	// RESOURCE_EXHAUSTED when all are transactions. It also bounds the
+	// user's unfetched results (of statements run by GetFlightInfo): one
+	// more drops the oldest. 0 means DefaultMaxOpenPerUser.
 	MaxOpenPerUser int
 }
 
@@ -100,6 +101,7 @@ type Server struct {
 	txs      map[string]*transaction
 	results  map[string]*result
 	usage    map[*user]*usage
+	pending  map[*user]int // unfetched results of each user
 	// bindBudget is the values one user's bound parameters may hold in
 	// all: maxParamValues, smaller in tests.
 	bindBudget int64
@@ -142,6 +144,7 @@ func NewServer(cfg Config) (*Server, error) {
 		txs:      map[string]*transaction{},
 		results:  map[string]*result{},
 		usage:    map[*user]*usage{},
+		pending:  map[*user]int{},
 		done:     make(chan struct{}),
 
 		bindBudget: maxParamValues,
@@ -190,7 +193,7 @@ func (s *Server) Close() error {
 		s.mu.Lock()
 		stmts, txs, results := s.prepared, s.txs, s.results
 		s.prepared, s.txs, s.results = map[string]*prepared{}, map[string]*transaction{}, map[string]*result{}
-		s.usage = map[*user]*usage{}
+		s.usage, s.pending = map[*user]*usage{}, map[*user]int{}
 		s.mu.Unlock()
 		for _, p := range stmts {
 			p.close()
