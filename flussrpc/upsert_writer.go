@@ -210,11 +210,12 @@ func (w *UpsertWriter) Close(ctx context.Context) error { return w.e.close(ctx) 
 
 // maxArrowChangelogRecords caps the records of one PUT_KV batch to a
 // table whose changelog is ARROW. The tablet server writes one change-type
-// byte per record of a batch into a fixed 128 KiB page (Fluss 0.6-0.9, see
-// apache/fluss#2967), so a batch of 131,072 or more records fails whole
-// with an IndexOutOfBoundsException; 2 MiB of small rows is well over that.
-// Half the page leaves room for servers with a smaller page.
-const maxArrowChangelogRecords = 65536
+// byte per changelog record of a batch into a fixed 128 KiB page (Fluss
+// 0.6-0.9, see apache/fluss#2967), and an update of an existing key makes
+// two changelog records (-U and +U): on 0.9.1 a batch of 65,534 updates
+// already fails whole with an IndexOutOfBoundsException. 2 MiB of small
+// rows is well over that; a quarter of the page leaves room for both.
+const maxArrowChangelogRecords = 32768
 
 // kvBuilder builds KV record batches.
 type kvBuilder struct {
