@@ -70,6 +70,12 @@ type writeBucket struct {
 	open     *writeBatch
 	queue    []*writeBatch
 	inflight int
+	// lastSize is the room a new batch of the bucket is made with: the
+	// size of its last closed batch and a quarter more (one closed by the
+	// linger time is often followed by a bigger one), at most the batch
+	// size, plus one average record (the one that crosses the batch size).
+	// A batch that outgrows it grows as a slice does.
+	lastSize int
 
 	// Idempotence (idempotence.go).
 	writerID   int64 // the writer id the sequences below belong to
@@ -241,6 +247,8 @@ func (e *accumulator) closeOpenLocked(bs *writeBucket) {
 		bs.open = nil
 		return
 	}
+	size := bs.open.builder.sizeBytes()
+	bs.lastSize = min(size+size/4, e.cfg.batchSize) + size/bs.open.records
 	bs.queue = append(bs.queue, bs.open)
 	bs.open = nil
 }
@@ -248,11 +256,12 @@ func (e *accumulator) closeOpenLocked(bs *writeBucket) {
 // appendLocked adds n records to the bucket's open batch through add
 // (one row, or the rows of an Arrow record), and closes the batch once it
 // reaches the batch size (or the record cap), so that the next record
-// starts a new one. newBuilder makes the builder of a new batch. It
-// returns the batch holding the records. e.mu must be held.
-func (e *accumulator) appendLocked(bs *writeBucket, n int, newBuilder func() (batchBuilder, error), add func(batchBuilder) error) (*writeBatch, error) {
+// starts a new one. newBuilder makes the builder of a new batch, with room
+// for size bytes where it can. It returns the batch holding the records.
+// e.mu must be held.
+func (e *accumulator) appendLocked(bs *writeBucket, n int, newBuilder func(size int) (batchBuilder, error), add func(batchBuilder) error) (*writeBatch, error) {
 	if bs.open == nil {
-		bld, err := newBuilder()
+		bld, err := newBuilder(bs.lastSize)
 		if err != nil {
 			return nil, err
 		}

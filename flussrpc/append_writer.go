@@ -176,12 +176,15 @@ func (w *AppendWriter) nextStickyLocked(partition string, prev int32) {
 	w.sticky[partition] = b
 }
 
-func (w *AppendWriter) newBuilder() (batchBuilder, error) {
+// newBuilder makes the builder of a new batch; size, the expected batch
+// size, presizes row-format batches (Arrow builders size themselves).
+func (w *AppendWriter) newBuilder(size int) (batchBuilder, error) {
 	if w.enc != nil {
 		b, err := codec.NewLogBatchBuilder(w.format, int16(w.t.info.SchemaID), w.enc, true)
 		if err != nil {
 			return nil, err
 		}
+		b.Grow(size)
 		return &logRowBuilder{b: b}, nil
 	}
 	return w.arrow.newRowBuilder()
@@ -283,7 +286,10 @@ func (w *AppendWriter) appendRecord(ctx context.Context, rec arrow.RecordBatch) 
 		e.closeOpenLocked(bs)
 		e.signal()
 	}
-	b, err := e.appendLocked(bs, int(rec.NumRows()), w.arrow.newRecordBuilder, func(bld batchBuilder) error {
+	// A batch of whole records is encoded in one piece when it is built:
+	// it takes no size hint.
+	newBuilder := func(int) (batchBuilder, error) { return w.arrow.newRecordBuilder() }
+	b, err := e.appendLocked(bs, int(rec.NumRows()), newBuilder, func(bld batchBuilder) error {
 		bld.(*arrowRecordBuilder).add(rec, size)
 		return nil
 	})

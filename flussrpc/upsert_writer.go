@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"google.golang.org/protobuf/proto"
 
@@ -162,10 +163,15 @@ func (w *UpsertWriter) write(ctx context.Context, row []any, del bool) (WriteRes
 	if err != nil {
 		return WriteResult{}, err
 	}
-	key, bk, err := w.keys.EncodeKeys(row)
+	// The key and the value are encoded into pooled buffers, outside the
+	// writer's lock, and copied into the batch under it.
+	sc := getScratch()
+	defer putScratch(sc)
+	key, bk, err := w.keys.AppendKeys(sc.key[:0], row)
 	if err != nil {
 		return WriteResult{}, err
 	}
+	sc.key = key
 	bucket, err := w.keys.Bucketing.Bucket(bk, w.nb)
 	if err != nil {
 		return WriteResult{}, err
@@ -177,9 +183,10 @@ func (w *UpsertWriter) write(ctx context.Context, row []any, del bool) (WriteRes
 				return WriteResult{}, err
 			}
 		}
-		if value, err = w.enc.AppendRow(nil, row); err != nil {
+		if value, err = w.enc.AppendRow(sc.value[:0], row); err != nil {
 			return WriteResult{}, err
 		}
+		sc.value = value
 	}
 	e := w.e
 	if err := e.lockForAppend(ctx); err != nil {
@@ -196,8 +203,32 @@ func (w *UpsertWriter) write(ctx context.Context, row []any, del bool) (WriteRes
 	return WriteResult{b: b}, nil
 }
 
-func (w *UpsertWriter) newBuilder() (batchBuilder, error) {
-	return &kvBuilder{b: codec.NewKvBatchBuilder(int16(w.t.info.SchemaID))}, nil
+// newBuilder makes the builder of a new batch with room for size bytes.
+func (w *UpsertWriter) newBuilder(size int) (batchBuilder, error) {
+	b := codec.NewKvBatchBuilder(int16(w.t.info.SchemaID))
+	b.Grow(size)
+	return &kvBuilder{b: b}, nil
+}
+
+// writeScratch holds the encoding buffers of one Upsert or Delete call.
+type writeScratch struct{ key, value []byte }
+
+// maxPooledScratch bounds the buffers kept for reuse: a rare huge row
+// must not pin its memory for the rows after it.
+const maxPooledScratch = 64 << 10
+
+var scratchPool = sync.Pool{New: func() any { return new(writeScratch) }}
+
+func getScratch() *writeScratch { return scratchPool.Get().(*writeScratch) }
+
+func putScratch(sc *writeScratch) {
+	if cap(sc.key) > maxPooledScratch {
+		sc.key = nil
+	}
+	if cap(sc.value) > maxPooledScratch {
+		sc.value = nil
+	}
+	scratchPool.Put(sc)
 }
 
 // Flush sends every buffered write at once and returns when all writes

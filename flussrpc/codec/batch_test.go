@@ -250,6 +250,9 @@ func TestLogBatchIterator(t *testing.T) {
 
 func TestKvBatch(t *testing.T) {
 	b := NewKvBatchBuilder(2)
+	// Grow keeps the header and makes room for both records at once.
+	b.Grow(64)
+	head := &b.buf[0]
 	b.SetWriterState(5, 9)
 	if err := b.Append([]byte{1, 2}, []byte{0, 7}); err != nil {
 		t.Fatal(err)
@@ -273,6 +276,9 @@ func TestKvBatch(t *testing.T) {
 	binary.LittleEndian.PutUint32(want[5:], crc32.Checksum(want[9:], castagnoli))
 	if !bytes.Equal(got, want) {
 		t.Fatalf("got  %x\nwant %x", got, want)
+	}
+	if &got[0] != head {
+		t.Error("the batch moved although Grow made room for it")
 	}
 	kb, err := ParseKvBatch(got)
 	if err != nil || kb.SchemaID != 2 || kb.WriterID != 5 || kb.BatchSequence != 9 || len(kb.Records) != 2 ||

@@ -219,16 +219,26 @@ func newKeyEncoder(enc KeyEncoding, s *schema.Schema, types []schema.DataType, c
 // bucket-key bytes (nil when the table has no bucket key) of row. When the
 // bucket key is the default one both results share the same bytes.
 func (tk *TableKeys) EncodeKeys(row []any) (key, bucketKey []byte, err error) {
+	return tk.AppendKeys(nil, row)
+}
+
+// AppendKeys is EncodeKeys writing into dst (from its length on), so that
+// a caller encoding many rows can reuse one buffer: both results alias it.
+func (tk *TableKeys) AppendKeys(dst []byte, row []any) (key, bucketKey []byte, err error) {
+	start := len(dst)
 	if tk.Primary != nil {
-		if key, err = tk.Primary.AppendKey(nil, row); err != nil {
+		if dst, err = tk.Primary.AppendKey(dst, row); err != nil {
 			return nil, nil, err
 		}
+		key = dst[start:]
 		bucketKey = key
 	}
 	if tk.Bucket != nil {
-		if bucketKey, err = tk.Bucket.AppendKey(nil, row); err != nil {
+		mid := len(dst)
+		if dst, err = tk.Bucket.AppendKey(dst, row); err != nil {
 			return nil, nil, err
 		}
+		bucketKey = dst[mid:]
 	}
 	return key, bucketKey, nil
 }

@@ -440,3 +440,40 @@ func TestPrefixLookupKeys(t *testing.T) {
 		t.Fatal("log table must fail")
 	}
 }
+
+// TestAppendKeys: AppendKeys after a prefix gives EncodeKeys' bytes and
+// leaves the prefix alone, for every key encoding and for a bucket key
+// encoded apart from the primary key.
+func TestAppendKeys(t *testing.T) {
+	row := []any{"2024-01-01", int32(7), "bob", int64(1)}
+	logSchema, _ := schema.NewSchema([]schema.Column{schema.NewColumn("dt", schema.String()), schema.NewColumn("id", schema.Int()),
+		schema.NewColumn("name", schema.String()), schema.NewColumn("v", schema.BigInt())}, nil, nil)
+	tables := map[string]*schema.TableDescriptor{
+		"compacted, default bucket key": pkTable(t, map[string]string{schema.OptKvFormatVersion: "2"}, []string{"dt", "id", "name"}, []string{"dt"}, nil),
+		"paimon bucket key apart": pkTable(t, map[string]string{schema.OptKvFormatVersion: "2", schema.OptDataLakeFormat: "paimon"},
+			[]string{"id", "name"}, nil, []string{"id"}),
+		"iceberg":               pkTable(t, map[string]string{schema.OptDataLakeFormat: "iceberg"}, []string{"id"}, nil, nil),
+		"log table, bucket key": {Schema: logSchema, BucketKeys: []string{"name"}},
+	}
+	for name, d := range tables {
+		t.Run(name, func(t *testing.T) {
+			tk, err := NewTableKeys(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantKey, wantBucket, err := tk.EncodeKeys(row)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Room to spare, so that both keys are appended in place.
+			dst := append(make([]byte, 0, 64), "prefix"...)
+			key, bk, err := tk.AppendKeys(dst, row)
+			if err != nil || !bytes.Equal(key, wantKey) || !bytes.Equal(bk, wantBucket) {
+				t.Fatalf("AppendKeys = %x, %x, %v; want %x, %x", key, bk, err, wantKey, wantBucket)
+			}
+			if string(dst[:6]) != "prefix" {
+				t.Fatalf("prefix overwritten: %q", dst[:6])
+			}
+		})
+	}
+}
