@@ -39,7 +39,8 @@
 // appear in errors or logs. Config.TLS serves over TLS. A user keeps at
 // most Config.MaxOpenPerUser prepared statements and transactions open
 // (the least recently used statement makes room for a new one), and their
-// bound parameters a bounded number of values in all.
+// bound parameters a bounded number of values in all; a transaction
+// without calls for Config.IdleTimeout is rolled back.
 //
 // Files by concern: server.go (setup, listener, errors), auth.go (users,
 // tokens, per-user clients), statement.go (queries, updates, prepared

@@ -16,8 +16,10 @@ import (
 // user's least recently used prepared statement (a later call with its
 // handle gets NotFound), so that leaked statements never lock a user out;
 // transactions, which hold writes, are never evicted, and one more than
-// that many is refused. The parameters bound to one user's statements
-// hold at most maxParamValues values in all.
+// that many is refused (a transaction without calls for
+// Config.IdleTimeout is rolled back, so leaked ones end too). The
+// parameters bound to one user's statements hold at most maxParamValues
+// values in all.
 
 // DefaultMaxOpenPerUser is the MaxOpenPerUser of a zero Config.
 const DefaultMaxOpenPerUser = 1024

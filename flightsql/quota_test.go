@@ -268,3 +268,28 @@ func TestUnfetchedResultsAreBoundedPerUser(t *testing.T) {
 		t.Errorf("left behind: %d results, pending %v", len(s.results), s.pending)
 	}
 }
+
+// TestATransactionInUseIsNotRolledBack: the idle rollback spares a
+// transaction while a call holds its session (a stream of rows may last
+// longer than the idle timeout), however long ago it began.
+func TestATransactionInUseIsNotRolledBack(t *testing.T) {
+	s := newOfflineServer(t, 0)
+	u := &user{name: "u"}
+	tx := &transaction{u: u}
+	if err := s.admit(u, func() { s.txs["tx"] = tx }); err != nil {
+		t.Fatal(err)
+	}
+	l, err := tx.lock(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.release()
+	s.rollBackIdleTransactions(time.Now().Add(time.Hour))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.txs["tx"] != tx || s.usage[u].open != 1 {
+		t.Error("a transaction in use was rolled back")
+	}
+	// It has no session for Close to roll back.
+	delete(s.txs, "tx")
+}

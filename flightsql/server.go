@@ -31,7 +31,8 @@ import (
 const DefaultCatalog = "fluss_catalog"
 
 // DefaultIdleTimeout is how long a user's native client stays open without
-// calls before it is closed (a later call opens it again).
+// calls before it is closed (a later call opens it again), and how long a
+// transaction may go without calls before it is rolled back.
 const DefaultIdleTimeout = 10 * time.Minute
 
 // writeBufferBytes is the size of a connection's gRPC write buffer (32
@@ -59,7 +60,9 @@ type Config struct {
 	// password); nil discards them.
 	Logger *slog.Logger
 	// IdleTimeout closes a user's native client after that long without
-	// calls; 0 means DefaultIdleTimeout.
+	// calls, forgets unfetched results that old and rolls back a
+	// transaction without calls for that long; 0 means
+	// DefaultIdleTimeout.
 	IdleTimeout time.Duration
 	// ScanEndpoints is how many endpoints, at most, the result of a log
 	// scan in no particular order (no ORDER BY, LIMIT, OFFSET or
@@ -209,7 +212,8 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// janitor closes idle native clients and forgets stale results.
+// janitor closes idle native clients, forgets stale results and rolls
+// back idle transactions.
 func (s *Server) janitor() {
 	t := time.NewTicker(s.cfg.IdleTimeout / 4)
 	defer t.Stop()
@@ -220,6 +224,7 @@ func (s *Server) janitor() {
 		case now := <-t.C:
 			s.users.closeIdle(now.Add(-s.cfg.IdleTimeout), s.busyUsers())
 			s.dropStaleResults(now.Add(-s.cfg.IdleTimeout))
+			s.rollBackIdleTransactions(now.Add(-s.cfg.IdleTimeout))
 		}
 	}
 }

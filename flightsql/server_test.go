@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -277,26 +278,14 @@ func TestTransactionsAreWriteBatches(t *testing.T) {
 	db := newDatabase(t, ctx, cl, "fsqlt")
 	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, PRIMARY KEY (id) NOT ENFORCED)")
 
-	tx, err := cl.BeginTransaction(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.ExecuteUpdate(ctx, "INSERT INTO "+db+".kv VALUES (1)"); err != nil {
-		t.Fatal(err)
-	}
+	tx := beginWith(t, ctx, cl, "INSERT INTO "+db+".kv VALUES (1)")
 	if err := tx.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := query(t, ctx, cl, "SELECT * FROM "+db+".kv"); got.NumRows() != 0 {
 		t.Errorf("rolled back INSERT left %d rows", got.NumRows())
 	}
-	tx, err = cl.BeginTransaction(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.ExecuteUpdate(ctx, "INSERT INTO "+db+".kv VALUES (2)"); err != nil {
-		t.Fatal(err)
-	}
+	tx = beginWith(t, ctx, cl, "INSERT INTO "+db+".kv VALUES (2)")
 	stale, err := tx.Prepare(ctx, "INSERT INTO "+db+".kv VALUES (3)")
 	if err != nil {
 		t.Fatal(err)
@@ -317,6 +306,60 @@ func TestTransactionsAreWriteBatches(t *testing.T) {
 	cl2, ctx2 := connect(t, refusing, clustertest.SASLUser, clustertest.SASLPassword)
 	if _, err := cl2.BeginTransaction(ctx2); status.Code(err) != codes.FailedPrecondition {
 		t.Errorf("BeginTransaction with tx=reject: %v, want FailedPrecondition", err)
+	}
+}
+
+// beginWith begins a transaction and runs updates in it.
+func beginWith(t *testing.T, ctx context.Context, cl *fsql.Client, updates ...string) *fsql.Txn {
+	t.Helper()
+	tx, err := cl.BeginTransaction(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range updates {
+		if _, err := tx.ExecuteUpdate(ctx, u); err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+	}
+	return tx
+}
+
+// TestIdleTransactionsAreRolledBack: a transaction without calls for the
+// idle timeout is rolled back (its writes dropped, its handle unknown),
+// while one in use stays open however long it lives.
+func TestIdleTransactionsAreRolledBack(t *testing.T) {
+	const idle = time.Second
+	addr, _ := startServer(t, func(c *flightsql.Config) { c.IdleTimeout = idle })
+	cl, ctx := connect(t, addr, clustertest.SASLUser, clustertest.SASLPassword)
+	db := newDatabase(t, ctx, cl, "fsqlidle")
+	update(t, ctx, cl, "CREATE TABLE "+db+".kv (id INT NOT NULL, PRIMARY KEY (id) NOT ENFORCED)")
+
+	forgotten := beginWith(t, ctx, cl, "INSERT INTO "+db+".kv VALUES (1)")
+	stmt, err := forgotten.Prepare(ctx, "INSERT INTO "+db+".kv VALUES (2)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	busy := beginWith(t, ctx, cl)
+	// busy is used every tenth of the timeout for three timeouts.
+	for i := range 30 {
+		if _, err := busy.ExecuteUpdate(ctx, fmt.Sprintf("INSERT INTO %s.kv VALUES (%d)", db, 10+i)); err != nil {
+			t.Fatalf("insert %d into the busy transaction: %v", i, err)
+		}
+		time.Sleep(idle / 10)
+	}
+	if err := busy.Commit(ctx); err != nil {
+		t.Fatalf("commit of the busy transaction: %v", err)
+	}
+	if _, err := stmt.ExecuteUpdate(ctx); status.Code(err) != codes.FailedPrecondition {
+		t.Errorf("a statement of the rolled back transaction: %v, want FailedPrecondition", err)
+	}
+	err = forgotten.Commit(ctx)
+	if status.Code(err) != codes.NotFound || !strings.Contains(err.Error(), "rolled back after 1s without calls") {
+		t.Errorf("commit of the idle transaction: %v, want NotFound saying it was rolled back", err)
+	}
+	got := column(query(t, ctx, cl, "SELECT * FROM "+db+".kv ORDER BY id"), 0)
+	if len(got) != 30 || got[0] != "10" {
+		t.Errorf("the table holds %q, want the 30 rows of the busy transaction only", got)
 	}
 }
 

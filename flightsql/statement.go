@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -42,6 +43,12 @@ type transaction struct {
 	tx      driver.Tx
 	cancel  context.CancelFunc
 	ended   bool // committed or rolled back, its session closed; guarded by session
+	// calls counts the calls holding or waiting for the session, and
+	// idleSince (Unix nanoseconds) is when the last one ended or the
+	// transaction began: the janitor rolls back a transaction without
+	// calls for Config.IdleTimeout (rollBackIdleTransactions).
+	calls     atomic.Int32
+	idleSince atomic.Int64
 }
 
 // errTxEnded refuses a statement prepared inside a transaction that has
@@ -53,14 +60,29 @@ var errTxEnded = status.Error(codes.FailedPrecondition,
 
 // lock takes the transaction's session for one call.
 func (t *transaction) lock(ctx context.Context) (lease, error) {
+	t.calls.Add(1)
 	if err := t.session.lock(ctx); err != nil {
+		t.callEnded()
 		return lease{}, err
 	}
 	if t.ended {
 		t.session.unlock()
+		t.callEnded()
 		return lease{}, errTxEnded
 	}
-	return lease{u: t.u, s: t.sess, release: t.session.unlock}, nil
+	return lease{u: t.u, s: t.sess, release: func() {
+		t.session.unlock()
+		t.callEnded()
+	}}, nil
+}
+
+// callEnded ends a call of lock: the transaction is idle from now on
+// unless another call holds it.
+func (t *transaction) callEnded() {
+	// Stamped before the count drops, so that the janitor never sees a
+	// call-free transaction with the stamp of an earlier call.
+	t.idleSince.Store(time.Now().UnixNano())
+	t.calls.Add(-1)
 }
 
 // abort drops the batch without writing it, once no call uses the
@@ -139,7 +161,12 @@ func (s *Server) session(ctx context.Context, txID []byte) (lease, error) {
 }
 
 func (s *Server) transaction(ctx context.Context, id []byte) (*transaction, error) {
-	return owned(ctx, s, s.txs, id, "unknown transaction (ended, or never begun by this user)")
+	return owned(ctx, s, s.txs, id, s.unknownTx())
+}
+
+// unknownTx says why a transaction handle may be unknown.
+func (s *Server) unknownTx() string {
+	return fmt.Sprintf("unknown transaction (ended, rolled back after %s without calls, or never begun by this user)", s.cfg.IdleTimeout)
 }
 
 func (t *transaction) owner() *user { return t.u }
@@ -731,8 +758,10 @@ func (s *Server) BeginTransaction(ctx context.Context, _ fsql.ActionBeginTransac
 		return nil, status.Error(codes.FailedPrecondition, err.Error())
 	}
 	id := newHandle()
+	t := &transaction{u: u, sess: sess, tx: tx, cancel: cancel}
+	t.idleSince.Store(time.Now().UnixNano())
 	s.mu.Lock()
-	s.txs[id] = &transaction{u: u, sess: sess, tx: tx, cancel: cancel}
+	s.txs[id] = t
 	s.mu.Unlock()
 	return []byte(id), nil
 }
@@ -751,7 +780,7 @@ func (s *Server) EndTransaction(ctx context.Context, req fsql.ActionEndTransacti
 	}
 	s.mu.Unlock()
 	if ended {
-		return status.Error(codes.NotFound, "fluss flightsql: unknown transaction (ended, or never begun by this user)")
+		return status.Error(codes.NotFound, "fluss flightsql: "+s.unknownTx())
 	}
 	if err := t.session.lock(ctx); err != nil {
 		// The transaction is forgotten: its writes are dropped once the
@@ -776,6 +805,30 @@ func (s *Server) EndTransaction(ctx context.Context, req fsql.ActionEndTransacti
 		return status.Error(codes.FailedPrecondition, err.Error())
 	}
 	return statusOf(engine.WrapError(err, ""))
+}
+
+// rollBackIdleTransactions forgets the transactions without calls since
+// before and drops their writes: a client that crashed or leaked them
+// never ends them, and each holds a session, its rows and one of its
+// user's MaxOpenPerUser handles. A later call with the handle gets
+// NotFound, and a statement prepared in it FailedPrecondition.
+func (s *Server) rollBackIdleTransactions(before time.Time) {
+	var idle []*transaction
+	s.mu.Lock()
+	for id, t := range s.txs {
+		if t.calls.Load() == 0 && t.idleSince.Load() < before.UnixNano() {
+			delete(s.txs, id)
+			s.releaseLocked(t.u, 0)
+			idle = append(idle, t)
+		}
+	}
+	s.mu.Unlock()
+	for _, t := range idle {
+		s.log.Info("transaction rolled back after idling", "user", t.u.name, "idle_timeout", s.cfg.IdleTimeout)
+		// A call that found the transaction just before it was
+		// forgotten may still hold its session.
+		go t.abort()
+	}
 }
 
 // The Substrait and savepoint commands have no Fluss counterpart.

@@ -48,6 +48,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	anon := fs.Bool("allow-anonymous", false, "admit calls without credentials (they run as the DSN's user)")
 	endpoints := fs.Int("scan-endpoints", flightsql.DefaultScanEndpoints(), "split a log scan in no particular order into at most `n` endpoints, read in parallel (1: one endpoint; the default is one per two CPUs, up to 4)")
 	maxOpen := fs.Int("max-open-per-user", flightsql.DefaultMaxOpenPerUser, "how many prepared statements and transactions `n` one user may keep open (one more closes the least recently used statement)")
+	idle := fs.Duration("idle-timeout", flightsql.DefaultIdleTimeout, "close a user's Fluss client, and roll back a transaction, after this long without calls")
 	verbose := fs.Bool("v", false, "log connections and authentications to stderr")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -67,6 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	cfg.AllowAnonymous = *anon
 	cfg.ScanEndpoints = *endpoints
 	cfg.MaxOpenPerUser = *maxOpen
+	cfg.IdleTimeout = *idle
 	if *verbose {
 		cfg.Logger = slog.New(slog.NewTextHandler(stderr, nil))
 	}
