@@ -7,6 +7,7 @@ require (
 	github.com/apache/arrow-go/v18 v18.9.0
 	github.com/google/flatbuffers v25.12.19+incompatible
 	github.com/jmoiron/sqlx v1.4.0
+	github.com/klauspost/compress v1.20.3
 	github.com/xwb1989/sqlparser v0.0.0-20180606152119-120387863bf2
 	golang.org/x/term v0.48.0
 	google.golang.org/grpc v1.85.0
@@ -15,7 +16,6 @@ require (
 
 require (
 	github.com/goccy/go-json v0.12.0 // indirect
-	github.com/klauspost/compress v1.20.3 // indirect
 	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/zeebo/xxh3 v1.1.0 // indirect

@@ -193,8 +193,17 @@ func (d *Decoder) load(m message) (arrow.RecordBatch, error) {
 		}
 		d.rd = rd
 	}
+	var body *memory.Buffer
+	if m.codec == codecZstd && m.bodyLenAt >= 0 {
+		var err error
+		if m, body, err = inflated(m, d.mem); err != nil {
+			return nil, err
+		}
+		defer body.Release() // the message holds its own reference
+	} else {
+		body = memory.NewBufferBytes(m.body)
+	}
 	meta := memory.NewBufferBytes(m.meta)
-	body := memory.NewBufferBytes(m.body)
 	src := &oneMessage{msg: ipc.NewMessage(meta, body)}
 	if err := d.rd.ContinueFromMessageReader(src); err != nil {
 		src.Release()

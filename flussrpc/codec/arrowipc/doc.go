@@ -45,7 +45,10 @@
 // validated before arrow-go touches it (metadata bounds, node and buffer
 // counts against the schema, buffer ranges, plausible decompressed sizes
 // capped by Limits) and the loaded arrays are checked again, so hostile
-// bytes produce an error wrapping ErrCorrupt.
+// bytes produce an error wrapping ErrCorrupt. ZSTD buffers are
+// decompressed by the decoder itself, without verifying the frames'
+// optional checksums (the log batch's CRC covers the compressed bytes);
+// LZ4 buffers are left to arrow-go.
 //
 // # Memory
 //
@@ -54,7 +57,7 @@
 // RowBuilder.NewRecord belong to the caller, who must Release them. An
 // uncompressed record aliases the payload passed to Decode, which must not
 // change until the record is released; decompressed buffers come from the
-// allocator and are freed by Release. Rows from DecodeRows never alias
+// allocator (one allocation per ZSTD message) and are freed by Release. Rows from DecodeRows never alias
 // the payload. RowBuilder and Decoder hold memory until their own Release.
 // Encoder holds none between calls and is safe for concurrent use;
 // RowBuilder and Decoder are not.

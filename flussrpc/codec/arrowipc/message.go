@@ -79,6 +79,10 @@ type message struct {
 	buffers  []bufferSpec
 	codec    int
 	consumed int // bytes of input used: prefix + metadata + body
+	// buffersAt and bodyLenAt are where in meta the Buffer structs and
+	// the body length lie (bodyLenAt -1: absent), for inflated.
+	buffersAt int
+	bodyLenAt int
 }
 
 // fbTable is a bounds-checked view of one flatbuffer table. The official
@@ -272,6 +276,9 @@ func parseMessage(b []byte, want layout, lim Limits) (message, error) {
 	if err != nil {
 		return message{}, err
 	}
+	if m.bodyLenAt, err = root.field(3, 8); err != nil {
+		return message{}, err
+	}
 	// arrow-go sizes a slice by the custom_metadata count before reading
 	// the entries, so the count must be bounded by the bytes present.
 	if _, _, err := root.vector(4, 4); err != nil {
@@ -340,6 +347,10 @@ func (m *message) readBuffers(rb fbTable, want layout) error {
 	}
 	if n != want.buffers {
 		return corrupt("%d buffers, schema needs %d", n, want.buffers)
+	}
+	if n > 0 {
+		pos, _, _ := rb.ref(2) // vector checked it
+		m.buffersAt = int(pos) + 4
 	}
 	bodyLen := int64(len(m.body))
 	m.buffers = make([]bufferSpec, n)
