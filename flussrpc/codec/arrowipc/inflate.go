@@ -37,7 +37,8 @@ var zstdDecoders = sync.Pool{New: func() any {
 func inflated(m message, mem memory.Allocator) (message, *memory.Buffer, error) {
 	size := 0
 	for _, bs := range m.buffers {
-		size += align8(storedLen(m.body, bs))
+		n, _ := storedLen(m.body, bs)
+		size += align8(n)
 	}
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(size)
@@ -49,8 +50,8 @@ func inflated(m message, mem memory.Allocator) (message, *memory.Buffer, error) 
 	at := 0
 	for i, bs := range m.buffers {
 		src := m.body[bs.offset : bs.offset+bs.length]
-		n := storedLen(m.body, bs)
-		if n == len(src) {
+		n, compressed := storedLen(m.body, bs)
+		if !compressed {
 			copy(body[at:], src) // empty, or stored uncompressed already
 		} else {
 			le.PutUint64(body[at:], math.MaxUint64) // -1: stored uncompressed
@@ -72,14 +73,14 @@ func inflated(m message, mem memory.Allocator) (message, *memory.Buffer, error) 
 }
 
 // storedLen is the length buffer bs takes once decompressed, prefix
-// included.
-func storedLen(body []byte, bs bufferSpec) int {
+// included, and whether it is compressed at all.
+func storedLen(body []byte, bs bufferSpec) (int, bool) {
 	if bs.length < 8 {
-		return int(bs.length)
+		return int(bs.length), false
 	}
 	n := int64(le.Uint64(body[bs.offset:]))
 	if n == -1 {
-		return int(bs.length)
+		return int(bs.length), false
 	}
-	return 8 + int(n)
+	return 8 + int(n), true
 }
