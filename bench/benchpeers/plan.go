@@ -145,6 +145,7 @@ func orchestrate(ctx context.Context, o options) error {
 		defer stop()
 	}
 	startLoad := loadAverage()
+	startCPU, startCPUOK := readCPUTimes()
 	runs := make([][]run, len(cs))
 	for round := 1; round <= o.rounds; round++ {
 		rd, err := newRound(ctx, c, o, round, cs)
@@ -173,8 +174,8 @@ func orchestrate(ctx context.Context, o options) error {
 		rd.drop()
 	}
 	tbl := report(cs, runs)
-	head := fmt.Sprintf("benchpeers %s: %d rows, %d rounds, lookups for %s each; load average %s at the start, %s at the end; %d CPUs\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), o.rows, o.rounds, o.lookupTime, startLoad, loadAverage(), numCPU())
+	head := fmt.Sprintf("benchpeers %s: %d rows, %d rounds, lookups for %s each; load average %s at the start, %s at the end; %d CPUs, %s of their time stolen by the hypervisor\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), o.rows, o.rounds, o.lookupTime, startLoad, loadAverage(), numCPU(), stolenSince(startCPU, startCPUOK))
 	fmt.Print(head + tbl)
 	if o.out != "" {
 		if err := os.MkdirAll(o.out, 0o755); err != nil {

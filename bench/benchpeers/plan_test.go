@@ -44,3 +44,22 @@ func TestReportRatios(t *testing.T) {
 		}
 	}
 }
+
+func TestParseCPUTimes(t *testing.T) {
+	for _, tc := range []struct {
+		stat   string
+		want   cpuTimes
+		wantOK bool
+	}{
+		{"cpu  10 1 5 100 2 0 1 7 3 0\ncpu0 5 0 2 50 1 0 0 3 0 0\n", cpuTimes{total: 126, steal: 7}, true},
+		{"cpu  10 1 5 100 2 0 1 7\n", cpuTimes{total: 126, steal: 7}, true},
+		{"cpu  10 1 5 100 2 0 1\n", cpuTimes{}, false}, // no steal column
+		{"cpu0 10 1 5 100 2 0 1 7\n", cpuTimes{}, false},
+		{"cpu  10 x 5 100 2 0 1 7\n", cpuTimes{}, false},
+		{"", cpuTimes{}, false},
+	} {
+		if got, ok := parseCPUTimes(tc.stat); got != tc.want || ok != tc.wantOK {
+			t.Errorf("parseCPUTimes(%q) = %+v, %v; want %+v, %v", tc.stat, got, ok, tc.want, tc.wantOK)
+		}
+	}
+}
