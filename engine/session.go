@@ -51,6 +51,9 @@ type Session struct {
 	// write.go), closed with the session.
 	writers    map[writerKey]*connWriter
 	writerMemo map[writerMemoKey]*connWriter
+	// lastWriter is the writer the last write got, under lastWriterKey.
+	lastWriter    *connWriter
+	lastWriterKey writerMemoKey
 	// tx is the open write batch, if any (tx.go).
 	tx *batchTx
 }

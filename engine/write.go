@@ -45,6 +45,10 @@ type connWriter struct {
 	h   *tableHandle
 	app *flussrpc.AppendWriter
 	ups *flussrpc.UpsertWriter
+	// retired is set once the writer stops being the session's writer
+	// for its key (closed, or replaced by one of a newer table handle),
+	// so that a remembered writer is checked without hashing its key.
+	retired bool
 }
 
 // writeOp is what to do with one row.
@@ -117,12 +121,18 @@ func (c *Session) writerOptions(h *tableHandle, hints planner.Options) (flussrpc
 func (c *Session) writer(ctx context.Context, pt planner.Table, kind writerKind, target []string, merge flussrpc.MergeMode, hints planner.Options) (*connWriter, error) {
 	// Resolving options merges four maps and parses values: too slow to
 	// repeat for every row of a prepared INSERT in a loop, so the result
-	// is remembered until the session changes.
+	// is remembered until the session changes; the writer of the last
+	// call even without a map lookup, whose hashing of the key's strings
+	// cost such a loop more than the rest of its engine work.
 	mk := writerMemoKey{path: pt.Path, schemaID: pt.SchemaID, kind: kind, target: strings.Join(target, "\x00"), merge: merge, sess: c.sessVersion}
 	if len(hints) > 0 {
 		mk.hints = canonical(hints)
 	}
-	if w := c.writerMemo[mk]; w != nil && c.writers[w.key] == w {
+	if w := c.lastWriter; w != nil && !w.retired && mk == c.lastWriterKey {
+		return w, nil
+	}
+	if w := c.writerMemo[mk]; w != nil && !w.retired {
+		c.lastWriter, c.lastWriterKey = w, mk
 		return w, nil
 	}
 	w, err := c.makeWriter(ctx, pt, kind, target, merge, hints)
@@ -133,6 +143,7 @@ func (c *Session) writer(ctx context.Context, pt planner.Table, kind writerKind,
 		c.writerMemo = make(map[writerMemoKey]*connWriter)
 	}
 	c.writerMemo[mk] = w
+	c.lastWriter, c.lastWriterKey = w, mk
 	return w, nil
 }
 
@@ -180,6 +191,7 @@ func (c *Session) makeWriter(ctx context.Context, pt planner.Table, kind writerK
 		if k.path == pt.Path && (k.schemaID != pt.SchemaID || w.h != h) {
 			if !c.txUses(w) {
 				w.close(ctx)
+				w.retired = true
 				delete(c.writers, k)
 			}
 		}
@@ -196,6 +208,9 @@ func (c *Session) makeWriter(ctx context.Context, pt planner.Table, kind writerK
 	}
 	if c.writers == nil {
 		c.writers = make(map[writerKey]*connWriter)
+	}
+	if old := c.writers[key]; old != nil {
+		old.retired = true // of an older table handle, still used by the write batch
 	}
 	c.writers[key] = w
 	return w, nil
@@ -215,6 +230,7 @@ func (c *Session) closeWriters() error {
 		if err := w.close(ctx); err != nil {
 			errs = append(errs, err)
 		}
+		w.retired = true
 		delete(c.writers, k)
 	}
 	return errors.Join(errs...)
