@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"slices"
 )
 
 // Log batch magic values.
@@ -183,11 +184,7 @@ func (b *batchBuffer) Size() int { return len(b.buf) }
 // Grow makes room for n more bytes, so that a batch of a size known in
 // advance (a writer expects each batch of a bucket to be as big as the
 // last one) is allocated once instead of growing its way there.
-func (b *batchBuffer) Grow(n int) {
-	if n > 0 && cap(b.buf)-len(b.buf) < n {
-		b.buf = append(make([]byte, 0, len(b.buf)+n), b.buf...)
-	}
-}
+func (b *batchBuffer) Grow(n int) { b.buf = slices.Grow(b.buf, max(n, 0)) }
 
 // LogBatchBuilder builds one V0 log batch with an INDEXED or COMPACTED row
 // payload. Reuse it with Reset. Not safe for concurrent use.
