@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gofluss/fluss"
 )
@@ -326,5 +327,52 @@ func TestWriteOptionsAndMoreForms(t *testing.T) {
 	mustExec(t, db, "INSERT INTO "+d+".fr /*+ OPTIONS('fluss.merge-mode'='overwrite') */ VALUES (1, 'third')")
 	if got := queryStrings(t, db, "SELECT v FROM "+d+".fr WHERE id = 1"); got[0][0] != "third" {
 		t.Fatalf("merge mode overwrite: %v", got)
+	}
+}
+
+// TestClockAndCastInValues: Flink SQL's NOW() and its kin, and CAST of a
+// constant, in VALUES, UPDATE ... SET and SELECT without FROM, written to
+// the real cluster and read back. One statement reads the clock once.
+func TestClockAndCastInValues(t *testing.T) {
+	db := openDB(t, "")
+	d := uniqueDB(t, db)
+	ctx := ctxT(t)
+	mustExec(t, db, "CREATE TABLE "+d+".clock (id INT, ts TIMESTAMP(3), lts TIMESTAMP_LTZ(3), d DATE, s STRING, n INT, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
+	before := time.Now().Truncate(time.Millisecond)
+	mustExec(t, db, "INSERT INTO "+d+".clock VALUES (1, NOW(), CURRENT_TIMESTAMP, CURRENT_DATE, CAST(42 AS STRING), CAST('7' AS INT)), (2, LOCALTIMESTAMP, NOW(), CURRENT_DATE, CAST(TRUE AS VARCHAR), CAST(-1.5 AS INT))")
+	after := time.Now()
+	type row struct {
+		ts, lts, d time.Time
+		s          string
+		n          int
+	}
+	read := func(id int) row {
+		var r row
+		if err := db.QueryRowContext(ctx, "SELECT ts, lts, d, s, n FROM "+d+".clock WHERE id = ?", id).Scan(&r.ts, &r.lts, &r.d, &r.s, &r.n); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	one, two := read(1), read(2)
+	if one.lts.Before(before) || one.lts.After(after) || !two.lts.Equal(one.lts) {
+		t.Fatalf("CURRENT_TIMESTAMP, NOW() = %v, %v: want one instant within [%v, %v]", one.lts, two.lts, before, after)
+	}
+	wall := one.lts.UTC().Format("2006-01-02 15:04:05.000")
+	for _, r := range []row{one, two} {
+		if r.ts.Format("2006-01-02 15:04:05.000") != wall || r.d.Format(time.DateOnly) != one.lts.UTC().Format(time.DateOnly) {
+			t.Errorf("TIMESTAMP %v, DATE %v: want the statement's instant in UTC, %s", r.ts, r.d, wall)
+		}
+	}
+	if one.s != "42" || one.n != 7 || two.s != "TRUE" || two.n != -1 {
+		t.Errorf("CASTs read back as %q %d, %q %d; want \"42\" 7, \"TRUE\" -1", one.s, one.n, two.s, two.n)
+	}
+
+	mustExec(t, db, "UPDATE "+d+".clock SET lts = NOW() WHERE id = 1")
+	if r := read(1); !r.lts.After(one.lts) || r.lts.After(time.Now()) {
+		t.Errorf("UPDATE ... SET lts = NOW(): %v, want a time after %v", r.lts, one.lts)
+	}
+	var now time.Time
+	if err := db.QueryRowContext(ctx, "SELECT NOW()").Scan(&now); err != nil || now.Before(one.lts) {
+		t.Errorf("SELECT NOW() = %v, %v", now, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/planner"
@@ -18,6 +19,9 @@ const Version = "0.1.0"
 type binder struct {
 	args []driver.NamedValue
 	cn   *Session
+	// now is the statement's reading of the clock, taken on first use so
+	// that every NOW() of one execution is the same instant.
+	now time.Time
 }
 
 // value returns the codec value of v: the literal, the converted argument,
@@ -35,7 +39,7 @@ func (b *binder) value(v planner.Value) (any, error) {
 		}
 		return out, nil
 	case planner.ValueSession:
-		return b.session(v.Session)
+		return b.session(v)
 	}
 	return v.Literal, nil
 }
@@ -59,8 +63,9 @@ func (b *binder) arg(p *planner.Param) (any, error) {
 	return nil, fmt.Errorf("fluss: no argument for parameter %d (got %d arguments)", p.Index, len(b.args))
 }
 
-func (b *binder) session(name string) (any, error) {
-	switch name {
+// session resolves a session value or reads the clock for v.
+func (b *binder) session(v planner.Value) (any, error) {
+	switch v.Session {
 	case "version":
 		return "fluss-go-sql " + Version, nil
 	case "database":
@@ -69,8 +74,25 @@ func (b *binder) session(name string) (any, error) {
 		return b.cn.sess.Catalog, nil
 	case "user":
 		return b.cn.cfg.User, nil
+	case "current_timestamp", "localtimestamp", "current_date", "current_time":
+		// The planner checked that Type holds the reading: converting the
+		// instant, seen in the session's zone, to it gives the instant,
+		// the wall clock, the date or the time of day.
+		return typeconv.ToValue(v.Type, b.clock(), b.cn.cfg.Location)
 	}
-	return nil, fmt.Errorf("fluss: unknown session value %q", name)
+	return nil, fmt.Errorf("fluss: unknown session value %q", v.Session)
+}
+
+// clock returns the statement's time, to the millisecond as Flink's
+// CURRENT_TIMESTAMP, in the session's time zone.
+func (b *binder) clock() time.Time {
+	if b.now.IsZero() {
+		b.now = time.Now().Truncate(time.Millisecond)
+		if loc := b.cn.cfg.Location; loc != nil {
+			b.now = b.now.In(loc)
+		}
+	}
+	return b.now
 }
 
 // values resolves a list of Values.

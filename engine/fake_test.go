@@ -27,6 +27,12 @@ import (
 // "fluss".
 func fakeSession(t *testing.T) (*Session, *fakefluss.Cluster) {
 	t.Helper()
+	return fakeSessionWith(t, Config{Database: "fluss"})
+}
+
+// fakeSessionWith is fakeSession with the session's configuration.
+func fakeSessionWith(t *testing.T, cfg Config) (*Session, *fakefluss.Cluster) {
+	t.Helper()
 	fc := fakefluss.NewCluster(t, fakefluss.ClusterConfig{Tablets: 2, DefaultBuckets: 3})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -35,7 +41,7 @@ func fakeSession(t *testing.T) (*Session, *fakefluss.Cluster) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { client.Close() })
-	s := NewSession(NewCatalog(client), Config{Database: "fluss"})
+	s := NewSession(NewCatalog(client), cfg)
 	t.Cleanup(func() { s.Close() })
 	return s, fc
 }

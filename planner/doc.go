@@ -11,9 +11,11 @@
 // names the offending clause and says what would work instead.
 //
 // Plans hold no closures and do no I/O, and the package imports no network
-// code: table metadata comes as flussrpc/schema values. Values inside a plan are either
-// literals already converted to the target column's type or references to
-// statement parameters (with the type the argument must be converted to);
+// code: table metadata comes as flussrpc/schema values. Values inside a plan are
+// literals already converted to the target column's type (CAST of a constant
+// included), references to statement parameters (with the type the argument
+// must be converted to), or session values such as DATABASE() and the clock
+// (NOW(), CURRENT_DATE, ...), which the executor reads when it runs the plan;
 // the executor binds the arguments and runs the plan. Every query plan
 // lists its output columns with their Fluss types.
 //

@@ -43,7 +43,9 @@ const (
 	// ValueParam: a statement parameter bound at execution; Param says which.
 	ValueParam
 	// ValueSession: a session or driver value resolved at execution
-	// (Session is "version", "database", "catalog" or "user").
+	// (Session is "version", "database", "catalog" or "user"), or a
+	// reading of the clock converted to Type ("current_timestamp",
+	// "localtimestamp", "current_date" or "current_time").
 	ValueSession
 )
 

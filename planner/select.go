@@ -720,14 +720,14 @@ func (p *planCtx) constItem(e parser.Expr) (Value, error) {
 			return Value{Kind: ValueLiteral, Type: t, Literal: v}, nil
 		}
 	case *parser.CastExpr:
-		if x.Type == nil || x.Type.Kind == parser.TypeForeign {
+		if x.Type == nil {
 			break
 		}
-		t, _, err := fromParserType(x.Type, false)
+		t, _, err := fromParserType(x.Type, true)
 		if err != nil {
 			return Value{}, errf("SELECT", "%v", err)
 		}
-		v, err := p.value(x.X, "", t)
+		v, err := p.value(x, "", t)
 		if err != nil {
 			return Value{}, errf("SELECT", "%v", err)
 		}
@@ -740,6 +740,9 @@ func (p *planCtx) constItem(e parser.Expr) (Value, error) {
 		}
 		if len(x.Args) > 0 {
 			break
+		}
+		if name, gives, ok := clockFunc(x); ok {
+			return Value{Kind: ValueSession, Session: name, Type: gives}, nil
 		}
 		switch strings.ToLower(x.Name) {
 		case "database", "schema", "current_database":
@@ -769,7 +772,7 @@ func (p *planCtx) constItem(e parser.Expr) (Value, error) {
 		}
 		return Value{}, errf("SELECT", "variable %s is not known; the driver answers @@version and @@version_comment", x.Name)
 	}
-	return Value{}, errf("SELECT", "%s needs a query engine; SELECT without FROM supports constants, CAST(? AS T), VERSION(), DATABASE(), CURRENT_CATALOG and USER()", exprText(e))
+	return Value{}, errf("SELECT", "%s needs a query engine; SELECT without FROM supports constants, CAST(? AS T), VERSION(), DATABASE(), CURRENT_CATALOG, USER() and the clock (NOW(), CURRENT_DATE, ...)", exprText(e))
 }
 
 // checkInsertIfNotExists validates the lookup.insert-if-not-exists hint

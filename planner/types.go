@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -64,24 +65,13 @@ func isComplex(t schema.DataType) bool {
 // (see Value for the representations). It stands in for typeconv's
 // literal conversion.
 func convertLiteral(e parser.Expr, t schema.DataType, loc *time.Location) (any, error) {
+	if l, ok := signedLiteral(e); ok {
+		return convertLit(l, t, loc)
+	}
 	switch x := e.(type) {
-	case *parser.Literal:
-		return convertLit(x, t, loc)
-	case *parser.UnaryExpr:
-		if l, ok := x.X.(*parser.Literal); ok && (x.Op == "-" || x.Op == "+") && (l.Kind == parser.LitInt || l.Kind == parser.LitDecimal || l.Kind == parser.LitFloat) {
-			n := *l
-			if x.Op == "-" {
-				if strings.HasPrefix(n.Text, "-") {
-					n.Text = n.Text[1:]
-				} else {
-					n.Text = "-" + n.Text
-				}
-			}
-			return convertLit(&n, t, loc)
-		}
 	case *parser.CastExpr:
-		if x.Type != nil && x.Type.Kind != parser.TypeForeign {
-			return convertLiteral(x.X, t, loc)
+		if x.Type != nil {
+			return convertCast(x, t, loc)
 		}
 	case *parser.ArrayExpr:
 		if t.Root != schema.RootArray || t.Elem == nil {
@@ -152,6 +142,106 @@ func convertRow(fields []parser.Expr, t schema.DataType, loc *time.Location) (an
 		out[i] = v
 	}
 	return out, nil
+}
+
+// signedLiteral returns e as one literal: e itself, or a number with its
+// sign folded into the text.
+func signedLiteral(e parser.Expr) (*parser.Literal, bool) {
+	switch x := e.(type) {
+	case *parser.Literal:
+		return x, true
+	case *parser.UnaryExpr:
+		l, ok := x.X.(*parser.Literal)
+		if !ok || (x.Op != "-" && x.Op != "+") || (l.Kind != parser.LitInt && l.Kind != parser.LitDecimal && l.Kind != parser.LitFloat) {
+			return nil, false
+		}
+		n := *l
+		if x.Op == "-" {
+			if strings.HasPrefix(n.Text, "-") {
+				n.Text = n.Text[1:]
+			} else {
+				n.Text = "-" + n.Text
+			}
+		}
+		return &n, true
+	}
+	return nil, false
+}
+
+// convertCast converts CAST(constant AS T) for a column of type t. As in
+// Flink, the constant first becomes a value of T (castLiteral: a number
+// cast to STRING is its text, a numeric string cast to a number is that
+// number), which must fit T, and that value is then stored in t.
+func convertCast(x *parser.CastExpr, t schema.DataType, loc *time.Location) (any, error) {
+	to, _, err := fromParserType(x.Type, true)
+	if err != nil {
+		return nil, err
+	}
+	inner := x.X
+	if l, ok := signedLiteral(inner); ok {
+		inner = castLiteral(l, to)
+	}
+	if _, err := literal(inner, to, loc); err != nil {
+		return nil, fmt.Errorf("CAST(%s AS %s): %w", exprText(x.X), x.TypeText, err)
+	}
+	return convertLiteral(inner, t, loc)
+}
+
+// castLiteral returns the literal that CAST(l AS to) is, for the casts
+// that change a literal's kind: a number, BOOLEAN or date-time to a
+// character type; a string to a number or BOOLEAN; an exact decimal to
+// an integer type, truncated toward zero. Any other literal is returned
+// as it is, and converting it to to decides.
+func castLiteral(l *parser.Literal, to schema.DataType) *parser.Literal {
+	switch to.Root {
+	case schema.RootString, schema.RootChar:
+		switch l.Kind {
+		case parser.LitInt, parser.LitDecimal, parser.LitDate, parser.LitTime, parser.LitTimestamp, parser.LitTimestampLTZ:
+			return &parser.Literal{Kind: parser.LitString, Text: l.Text}
+		case parser.LitBool:
+			return &parser.Literal{Kind: parser.LitString, Text: strings.ToUpper(strconv.FormatBool(l.Bool))}
+		}
+	case schema.RootBoolean:
+		if b, err := strconv.ParseBool(strings.TrimSpace(l.Text)); l.Kind == parser.LitString && err == nil {
+			return &parser.Literal{Kind: parser.LitBool, Bool: b}
+		}
+	case schema.RootTinyInt, schema.RootSmallInt, schema.RootInt, schema.RootBigInt, schema.RootFloat, schema.RootDouble, schema.RootDecimal:
+		n := l
+		if l.Kind == parser.LitString {
+			n = numberLiteral(strings.TrimSpace(l.Text))
+		}
+		if n.Kind == parser.LitDecimal && to.Root != schema.RootFloat && to.Root != schema.RootDouble && to.Root != schema.RootDecimal {
+			whole, _, _ := strings.Cut(n.Text, ".")
+			if whole == "" || whole == "-" {
+				whole += "0"
+			}
+			return &parser.Literal{Kind: parser.LitInt, Text: whole}
+		}
+		return n
+	}
+	return l
+}
+
+// numberText is the syntax of a number in a string cast to a numeric
+// type: digits with an optional sign, point and exponent.
+var numberText = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+
+// numberLiteral reads s as a numeric literal: an integer, an exact
+// decimal or an approximate number. Text that is no number stays a
+// string literal, which no numeric type accepts.
+func numberLiteral(s string) *parser.Literal {
+	m := numberText.FindStringSubmatch(s)
+	if m == nil {
+		return &parser.Literal{Kind: parser.LitString, Text: s}
+	}
+	text := strings.TrimPrefix(s, "+")
+	switch {
+	case m[2] != "":
+		return &parser.Literal{Kind: parser.LitFloat, Text: text}
+	case strings.Contains(m[1], "."):
+		return &parser.Literal{Kind: parser.LitDecimal, Text: text}
+	}
+	return &parser.Literal{Kind: parser.LitInt, Text: text}
 }
 
 func convertLit(l *parser.Literal, t schema.DataType, loc *time.Location) (any, error) {

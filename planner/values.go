@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
@@ -28,6 +29,12 @@ func (p *planCtx) value(e parser.Expr, col string, t schema.DataType) (Value, er
 	if name, ok := sessionFunc(e); ok && (t.Root == schema.RootString || t.Root == schema.RootChar) {
 		return Value{Kind: ValueSession, Session: name, Type: t}, nil
 	}
+	if name, gives, ok := clockFunc(e); ok {
+		if !clockFits(gives, t) {
+			return Value{}, fmt.Errorf("%s gives a %s, which does not fit type %s", exprText(e), gives.WithNullable(true), t)
+		}
+		return Value{Kind: ValueSession, Session: name, Type: t}, nil
+	}
 	if !isConstExpr(e) {
 		return Value{}, errNotConst{e}
 	}
@@ -36,6 +43,40 @@ func (p *planCtx) value(e parser.Expr, col string, t schema.DataType) (Value, er
 		return Value{}, err
 	}
 	return Value{Kind: ValueLiteral, Type: t, Literal: v}, nil
+}
+
+// clockFunc recognises a reading of the clock, NOW() and its kin, and
+// returns the session value the executor reads for it and the type Flink
+// gives it. The clock is read once per execution, so all rows of one
+// INSERT get the same time, as in a Flink batch query.
+func clockFunc(e parser.Expr) (name string, gives schema.DataType, ok bool) {
+	f, isCall := e.(*parser.FuncCall)
+	if !isCall || len(f.Args) > 0 || f.Star || f.Qualifier != "" {
+		return "", schema.DataType{}, false
+	}
+	switch strings.ToLower(f.Name) {
+	case "now", "current_timestamp", "current_row_timestamp":
+		return "current_timestamp", schema.TimestampLTZ(3).NotNull(), true
+	case "localtimestamp":
+		return "localtimestamp", schema.Timestamp(3).NotNull(), true
+	case "current_date":
+		return "current_date", schema.Date().NotNull(), true
+	case "current_time", "localtime":
+		return "current_time", schema.Time(0).NotNull(), true
+	}
+	return "", schema.DataType{}, false
+}
+
+// clockFits reports whether a clock reading of type gives may be stored in
+// a column of type t: the time stamps in either kind of TIMESTAMP (the
+// session time zone gives the wall clock), a date in a DATE, a time of
+// day in a TIME.
+func clockFits(gives, t schema.DataType) bool {
+	stamp := func(r schema.TypeRoot) bool { return r == schema.RootTimestamp || r == schema.RootTimestampLTZ }
+	if stamp(gives.Root) {
+		return stamp(t.Root)
+	}
+	return gives.Root == t.Root
 }
 
 // isConstExpr reports whether e is built only from literals (and the
@@ -75,6 +116,9 @@ func allConst(list []parser.Expr) bool {
 
 func isValueExpr(e parser.Expr) bool {
 	if _, ok := sessionFunc(e); ok {
+		return true
+	}
+	if _, _, ok := clockFunc(e); ok {
 		return true
 	}
 	switch x := e.(type) {
