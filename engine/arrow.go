@@ -112,7 +112,7 @@ func (c *Session) UpsertArrow(ctx context.Context, table string, rec arrow.Recor
 		return 0, err
 	}
 	defer dec.Release()
-	if err := sameArrowTypes(dec.Schema(), rec.Schema()); err != nil {
+	if err := fitsColumns(cols, rec.Schema()); err != nil {
 		return 0, fmt.Errorf("fluss: UpsertArrow into %s: %w", table, err)
 	}
 	rows, err := dec.AppendRows(nil, rec)
@@ -132,17 +132,18 @@ func (c *Session) UpsertArrow(ctx context.Context, table string, rec arrow.Recor
 	return acked, WrapError(errors.Join(werr, ferr), "")
 }
 
-// sameArrowTypes checks that a record has the table's column types in
-// order. Names and nullability may differ: a nullable field for a NOT
-// NULL column is fine as long as it holds no NULL, which the writer checks
-// row by row.
-func sameArrowTypes(table, rec *arrow.Schema) error {
-	if table.NumFields() != rec.NumFields() {
-		return fmt.Errorf("the record has %d columns, the table %d", rec.NumFields(), table.NumFields())
+// fitsColumns checks that a record has the table's column types in
+// order (arrowipc.FitsType: a time zone is fine on TIMESTAMP_LTZ). Names
+// and nullability may differ: a nullable field for a NOT NULL column is
+// fine as long as it holds no NULL, which the writer checks row by row.
+func fitsColumns(cols []schema.Column, rec *arrow.Schema) error {
+	if len(cols) != rec.NumFields() {
+		return fmt.Errorf("the record has %d columns, the table %d", rec.NumFields(), len(cols))
 	}
-	for i := range table.NumFields() {
-		if tf, rf := table.Field(i), rec.Field(i); !arrow.TypeEqual(tf.Type, rf.Type) {
-			return fmt.Errorf("column %d (%s) is %s in the record, the table needs %s", i+1, tf.Name, rf.Type, tf.Type)
+	for i, c := range cols {
+		if rf := rec.Field(i); !arrowipc.FitsType(rf.Type, c.Type) {
+			want, _ := arrowipc.ArrowType(c.Type)
+			return fmt.Errorf("column %d (%s) is %s in the record, the table's %s needs %s", i+1, c.Name, rf.Type, c.Type, want)
 		}
 	}
 	return nil
@@ -160,6 +161,7 @@ type ArrowReader struct {
 	src    scanSource
 	st     pipelineState
 	bld    *arrowipc.RowBuilder
+	cols   []schema.Column
 	schema *arrow.Schema
 	cur    arrow.RecordBatch
 	ipc    *arrowipc.Message // instead of cur, see PassIPC
@@ -245,7 +247,7 @@ func newArrowReader(ctx context.Context, out []planner.Column, src scanSource, p
 		src.close()
 		return nil, err
 	}
-	r := &ArrowReader{ctx: ctx, src: src, bld: bld, schema: bld.Schema()}
+	r := &ArrowReader{ctx: ctx, src: src, bld: bld, cols: cols, schema: bld.Schema()}
 	if _, mem := src.(*sliceSource); mem {
 		// In-memory results are final already.
 		pl = scanPipeline{limit: -1}
@@ -260,6 +262,10 @@ func newArrowReader(ctx context.Context, out []planner.Column, src scanSource, p
 
 // Schema returns the Arrow schema of the records.
 func (r *ArrowReader) Schema() *arrow.Schema { return r.schema }
+
+// Columns returns the result's columns with their Fluss types, in the
+// order of Schema's fields.
+func (r *ArrowReader) Columns() []schema.Column { return r.cols }
 
 // PassIPC lets Next stop at log batches handed out as their own Arrow IPC
 // RecordBatch message (see flussrpc.LogScanner.PollArrowIPC, which opts

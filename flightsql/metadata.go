@@ -17,7 +17,6 @@ import (
 
 	"github.com/gofluss/fluss/engine"
 	"github.com/gofluss/fluss/flussrpc"
-	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 )
 
 // tableType is the one table type Fluss tables are reported as: BI tools
@@ -212,7 +211,7 @@ func (s *Server) tableSchema(ctx context.Context, a *flussrpc.Admin, path flussr
 	if err != nil {
 		return nil, statusOf(err)
 	}
-	sc, err := arrowipc.Schema(info.Descriptor.Schema.Columns)
+	sc, err := clientSchema(info.Descriptor.Schema.Columns)
 	if err != nil {
 		return nil, statusOf(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/planner"
 )
 
@@ -162,7 +161,7 @@ func parameterSchema(p planner.Plan) *arrow.Schema {
 		if f.Type != nil {
 			continue // a ':name' used twice, or a key and its IN list
 		}
-		dt, err := arrowipc.ArrowType(prm.Type)
+		dt, err := clientType(prm.Type)
 		if err != nil {
 			return nil
 		}

@@ -181,11 +181,37 @@ func TestStatementsQueryUpdateAndTypes(t *testing.T) {
 		{"ltz", &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}},
 		{"tags", arrow.ListOf(arrow.BinaryTypes.String)},
 	}
+	// TIMESTAMP_LTZ is an instant: marked UTC, unlike the wall clock "at",
+	// in the schema of the stream and in the one GetExecuteSchema gives.
+	sameType := func(got, want arrow.DataType) bool {
+		if _, ts := want.(*arrow.TimestampType); ts {
+			return arrow.TypeEqual(got, want)
+		}
+		return got.ID() == want.ID()
+	}
 	for i, w := range want {
 		f := tbl.Schema().Field(i)
-		if f.Name != w.name || f.Type.ID() != w.typ.ID() {
+		if f.Name != w.name || !sameType(f.Type, w.typ) {
 			t.Errorf("column %d is %s %s, want %s %s", i, f.Name, f.Type, w.name, w.typ)
 		}
+	}
+	planned, err := cl.GetExecuteSchema(ctx, "SELECT * FROM "+db+".kv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc, err := flight.DeserializeSchema(planned.Schema, memory.DefaultAllocator); err != nil || !sc.Equal(tbl.Schema()) {
+		t.Errorf("GetExecuteSchema = %v, %v; the stream's schema is %v", sc, err, tbl.Schema())
+	}
+	if at := tbl.Column(3).Data().Chunk(0).(*array.Timestamp); at.Value(0).ToTime(arrow.Millisecond) != time.Date(2024, 1, 2, 3, 4, 5, 678e6, time.UTC) {
+		t.Errorf("ltz = %v, want 2024-01-02 03:04:05.678 UTC", at.Value(0).ToTime(arrow.Millisecond))
+	}
+	update(t, ctx, cl, "CREATE TABLE "+db+".nested (ltzs ARRAY<TIMESTAMP_LTZ(6)>, r ROW<n INT, at TIMESTAMP(3)>)")
+	nested := query(t, ctx, cl, "SELECT * FROM "+db+".nested")
+	if got := nested.Schema().Field(0).Type.(*arrow.ListType).Elem(); !arrow.TypeEqual(got, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}) {
+		t.Errorf("ARRAY<TIMESTAMP_LTZ> elements are %s, want UTC-marked", got)
+	}
+	if got := nested.Schema().Field(1).Type.(*arrow.StructType).Field(1).Type; !arrow.TypeEqual(got, &arrow.TimestampType{Unit: arrow.Millisecond}) {
+		t.Errorf("a ROW's TIMESTAMP is %s, want unmarked", got)
 	}
 	amount := tbl.Column(1).Data().Chunk(0).(*array.Decimal128)
 	if got := amount.Value(0).ToString(2); got != "12.30" || !amount.IsNull(1) {
@@ -194,7 +220,7 @@ func TestStatementsQueryUpdateAndTypes(t *testing.T) {
 	// Statements that are not queries work through the query path too
 	// (ADBC's cursor.execute runs everything that way).
 	show := query(t, ctx, cl, "SHOW TABLES FROM "+db)
-	if got := column(show, 0); len(got) != 1 || got[0] != "kv" {
+	if got := column(show, 0); len(got) != 2 || got[0] != "kv" || got[1] != "nested" {
 		t.Errorf("SHOW TABLES = %q", got)
 	}
 	schema, err := cl.GetExecuteSchema(ctx, "SELECT id FROM "+db+".kv")

@@ -19,7 +19,6 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/gofluss/fluss/engine"
-	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/parser"
 	"github.com/gofluss/fluss/planner"
@@ -217,7 +216,7 @@ func resultSchema(ctx context.Context, pr *engine.Prepared) (*arrow.Schema, erro
 	for i, c := range out {
 		cols[i] = schema.Column{Name: c.Name, Type: c.Type}
 	}
-	return arrowipc.Schema(cols)
+	return clientSchema(cols)
 }
 
 // flightInfo describes a result of schema sc fetched with tickets, one
@@ -356,6 +355,12 @@ func (s *Server) streamQuery(ctx context.Context, l lease, query string, runs []
 		l.release()
 		return nil, nil, statusOf(err)
 	}
+	sc, err := clientSchema(first.Columns())
+	if err != nil {
+		first.Release()
+		l.release()
+		return nil, nil, statusOf(err)
+	}
 	ch := make(chan chunk, 2)
 	go func() {
 		defer close(ch)
@@ -374,7 +379,7 @@ func (s *Server) streamQuery(ctx context.Context, l lease, query string, runs []
 			}
 		}
 	}()
-	return first.Schema(), ch, nil
+	return sc, ch, nil
 }
 
 // sendAll sends the records of rdr, cut into messages, and its log

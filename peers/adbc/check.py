@@ -95,7 +95,7 @@ def main():
             # DDL through the ordinary execute (a query to the server).
             cur.execute(
                 f"CREATE TABLE {db}.orders (id BIGINT NOT NULL, name STRING, "
-                "amount DECIMAL(10, 2), at TIMESTAMP(3), PRIMARY KEY (id) NOT ENFORCED)"
+                "amount DECIMAL(10, 2), at TIMESTAMP(3), seen TIMESTAMP_LTZ(3), PRIMARY KEY (id) NOT ENFORCED)"
             )
             # Ingest an Arrow table into the primary-key table.
             table = pa.table(
@@ -109,6 +109,12 @@ def main():
                     "at": pa.array(
                         [datetime.datetime(2024, 1, 2, 3, 4, 5, 678000), None, datetime.datetime(1999, 12, 31)],
                         pa.timestamp("ms"),
+                    ),
+                    # An instant: the server marks TIMESTAMP_LTZ with UTC,
+                    # so it reads back tz-aware, unlike the wall clock "at".
+                    "seen": pa.array(
+                        [datetime.datetime(2024, 1, 2, 3, 4, 5, 678000, tzinfo=datetime.timezone.utc), None, None],
+                        pa.timestamp("ms", tz="UTC"),
                     ),
                 }
             )
@@ -132,19 +138,19 @@ def main():
             # Prepared statements with parameters. DB-API connections do
             # not autocommit: ADBC opens a transaction, which the server
             # maps to a write batch, sent at commit and dropped at rollback.
-            insert = f"INSERT INTO {db}.orders VALUES (?, ?, ?, ?)"
-            cur.executemany(insert, [(4, "four", decimal.Decimal("4.00"), datetime.datetime(2024, 5, 6, 7, 8, 9))])
+            insert = f"INSERT INTO {db}.orders VALUES (?, ?, ?, ?, ?)"
+            cur.executemany(insert, [(4, "four", decimal.Decimal("4.00"), datetime.datetime(2024, 5, 6, 7, 8, 9), None)])
             conn.commit()
             # A cursor keeps its prepared statement, which belongs to the
             # ended transaction: the server refuses it rather than write
             # outside the new one, and a new cursor prepares again.
             try:
-                cur.executemany(insert, [(5, "five", None, None)])
+                cur.executemany(insert, [(5, "five", None, None, None)])
                 raise AssertionError("a statement of an ended transaction ran")
             except adbc_driver_manager.Error as e:
                 assert "has ended" in str(e), str(e)
             with conn.cursor() as again:
-                again.executemany(insert, [(5, "five", None, None)])
+                again.executemany(insert, [(5, "five", None, None, None)])
             conn.rollback()
             cur.execute(f"SELECT id FROM {db}.orders WHERE id = ?", parameters=(5,))
             assert cur.fetchall() == [], "a rolled back INSERT was written"
@@ -162,10 +168,12 @@ def main():
             for schema in catalog["catalog_db_schemas"] or []:
                 for t in schema["db_schema_tables"] or []:
                     tables[t["table_name"]] = [c["column_name"] for c in t["table_columns"] or []]
-        assert tables == {"events": ["msg", "n"], "orders": ["id", "name", "amount", "at"]}, tables
+        assert tables == {"events": ["msg", "n"], "orders": ["id", "name", "amount", "at", "seen"]}, tables
         seen["tables"] = tables
         schema = conn.adbc_get_table_schema("orders", db_schema_filter=db)
         assert schema.field("amount").type == pa.decimal128(10, 2), schema
+        assert schema.field("seen").type == pa.timestamp("ms", tz="UTC"), schema
+        assert schema.field("at").type == pa.timestamp("ms"), schema
         assert "TABLE" in conn.adbc_get_table_types()
     print(json.dumps(seen))
 

@@ -141,7 +141,7 @@ func (e *Encoder) CheckRecord(rec arrow.RecordBatch) error {
 		if f.Name != want.Name {
 			return fmt.Errorf("arrowipc: column %d is %q, table column is %q", i, f.Name, want.Name)
 		}
-		if !sameLayout(f.Type, want.Type, e.cols[i].Type.Root == schema.RootTimestampLTZ) {
+		if !sameLayout(f.Type, want.Type, e.cols[i].Type) {
 			return fmt.Errorf("arrowipc: column %d (%q) has Arrow type %s, table needs %s", i, f.Name, f.Type, want.Type)
 		}
 		if !want.Nullable && rec.Column(i).NullN() > 0 {
@@ -178,28 +178,38 @@ func checkTimeOfDay(col arrow.Array) error {
 	return nil
 }
 
-// sameLayout compares Arrow types by what determines their bytes. A time
-// zone is accepted on TIMESTAMP_LTZ columns (the values are epoch based
-// either way, and the zone is not written) but not on TIMESTAMP columns,
-// whose values are wall-clock times.
-func sameLayout(got, want arrow.DataType, ltz bool) bool {
+// FitsType reports whether an Arrow array of type got can hold the values
+// of a Fluss column of type t as Fluss stores them: got is compared with
+// ArrowType(t) by what determines the bytes, so nested field names and
+// nullability flags do not count. A time zone is accepted on
+// TIMESTAMP_LTZ, at any depth (its values count from the epoch in UTC
+// either way, and the zone is not written), but not on TIMESTAMP, whose
+// values are wall-clock times.
+func FitsType(got arrow.DataType, t schema.DataType) bool {
+	want, err := ArrowType(t)
+	return err == nil && sameLayout(got, want, t)
+}
+
+// sameLayout is FitsType with want, the Arrow type of t, at hand.
+func sameLayout(got, want arrow.DataType, t schema.DataType) bool {
 	switch w := want.(type) {
 	case *arrow.TimestampType:
 		g, ok := got.(*arrow.TimestampType)
-		return ok && g.Unit == w.Unit && (g.TimeZone == "" || ltz)
+		return ok && g.Unit == w.Unit && (g.TimeZone == "" || t.Root == schema.RootTimestampLTZ)
 	case *arrow.ListType:
 		g, ok := got.(*arrow.ListType)
-		return ok && sameLayout(g.Elem(), w.Elem(), false)
+		return ok && t.Elem != nil && sameLayout(g.Elem(), w.Elem(), *t.Elem)
 	case *arrow.MapType:
 		g, ok := got.(*arrow.MapType)
-		return ok && sameLayout(g.KeyType(), w.KeyType(), false) && sameLayout(g.ItemType(), w.ItemType(), false)
+		return ok && t.Key != nil && t.Value != nil &&
+			sameLayout(g.KeyType(), w.KeyType(), *t.Key) && sameLayout(g.ItemType(), w.ItemType(), *t.Value)
 	case *arrow.StructType:
 		g, ok := got.(*arrow.StructType)
-		if !ok || g.NumFields() != w.NumFields() {
+		if !ok || g.NumFields() != w.NumFields() || len(t.Fields) != w.NumFields() {
 			return false
 		}
 		for i := range w.Fields() {
-			if !sameLayout(g.Field(i).Type, w.Field(i).Type, false) {
+			if !sameLayout(g.Field(i).Type, w.Field(i).Type, t.Fields[i].Type) {
 				return false
 			}
 		}

@@ -173,3 +173,45 @@ func TestLayoutCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestFitsType: an Arrow type fits a column when its bytes are the
+// column's; a time zone fits TIMESTAMP_LTZ at any depth, never TIMESTAMP.
+func TestFitsType(t *testing.T) {
+	ms := &arrow.TimestampType{Unit: arrow.Millisecond}
+	utc := &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}
+	berlin := &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "Europe/Berlin"}
+	ltz, ntz := schema.TimestampLTZ(3), schema.Timestamp(3)
+	row := func(ft schema.DataType) schema.DataType {
+		return schema.RowOf(schema.NewField("a", schema.Int()), schema.NewField("t", ft))
+	}
+	strct := func(dt arrow.DataType) arrow.DataType {
+		return arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32, Nullable: true}, arrow.Field{Name: "y", Type: dt})
+	}
+	tests := []struct {
+		name string
+		got  arrow.DataType
+		t    schema.DataType
+		want bool
+	}{
+		{"LTZ, no zone", ms, ltz, true},
+		{"LTZ, UTC", utc, ltz, true},
+		{"LTZ, another zone", berlin, ltz, true},
+		{"LTZ, another unit", &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, ltz, false},
+		{"TIMESTAMP, no zone", ms, ntz, true},
+		{"TIMESTAMP, UTC", utc, ntz, false},
+		{"ARRAY<LTZ>, UTC", arrow.ListOf(utc), schema.ArrayOf(ltz), true},
+		{"ARRAY<TIMESTAMP>, UTC", arrow.ListOf(utc), schema.ArrayOf(ntz), false},
+		{"MAP<STRING, LTZ>, UTC", arrow.MapOf(arrow.BinaryTypes.String, utc), schema.MapOf(schema.String(), ltz), true},
+		{"MAP<STRING, TIMESTAMP>, UTC", arrow.MapOf(arrow.BinaryTypes.String, utc), schema.MapOf(schema.String(), ntz), false},
+		{"ROW<a INT, t LTZ>, UTC, other names", strct(utc), row(ltz), true},
+		{"ROW<a INT, t TIMESTAMP>, UTC", strct(utc), row(ntz), false},
+		{"ROW, a field short", arrow.StructOf(arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int32}), row(ltz), false},
+		{"STRING as large_string", arrow.BinaryTypes.LargeString, schema.String(), false},
+		{"INT", arrow.PrimitiveTypes.Int32, schema.Int(), true},
+	}
+	for _, tc := range tests {
+		if got := FitsType(tc.got, tc.t); got != tc.want {
+			t.Errorf("%s: FitsType(%s, %s) = %v, want %v", tc.name, tc.got, tc.t, got, tc.want)
+		}
+	}
+}
