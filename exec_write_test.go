@@ -376,3 +376,46 @@ func TestClockAndCastInValues(t *testing.T) {
 		t.Errorf("SELECT NOW() = %v, %v", now, err)
 	}
 }
+
+// TestSessionTimeZone: SET 'table.local-time-zone' on one connection
+// reads TIMESTAMP_LTZ text and returns TIMESTAMP_LTZ values in that zone,
+// against the real cluster; RESET returns to the DSN's loc (UTC).
+func TestSessionTimeZone(t *testing.T) {
+	db := openDB(t, "")
+	d := uniqueDB(t, db)
+	ctx := ctxT(t)
+	mustExec(t, db, "CREATE TABLE "+d+".zoned (id INT, at TIMESTAMP_LTZ(3), PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, q := range []string{
+		"SET 'table.local-time-zone' = 'GMT+08:00'",
+		"INSERT INTO " + d + ".zoned VALUES (1, TIMESTAMP '2024-01-01 08:00:00')",
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	read := func() time.Time {
+		var at time.Time
+		if err := conn.QueryRowContext(ctx, "SELECT at FROM "+d+".zoned WHERE id = 1").Scan(&at); err != nil {
+			t.Fatal(err)
+		}
+		return at
+	}
+	at := read()
+	if _, off := at.Zone(); !at.Equal(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)) || off != 8*3600 {
+		t.Errorf("TIMESTAMP_LTZ '2024-01-01 08:00:00' in GMT+08:00 read back as %v, want midnight UTC shown at +08:00", at)
+	}
+	if _, err := conn.ExecContext(ctx, "RESET 'table.local-time-zone'"); err != nil {
+		t.Fatal(err)
+	}
+	if at := read(); at.Location() != time.UTC {
+		t.Errorf("after RESET: %v, want it in UTC", at)
+	}
+	if _, err := conn.ExecContext(ctx, "SET 'table.local-time-zone' = 'Nowhere/Special'"); err == nil || !strings.Contains(err.Error(), "not a time zone") {
+		t.Errorf("an unknown zone: %v", err)
+	}
+}

@@ -33,7 +33,7 @@ func (b *binder) value(v planner.Value) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := typeconv.ToValue(v.Type, arg, b.cn.cfg.Location)
+		out, err := typeconv.ToValue(v.Type, arg, b.cn.sess.Location)
 		if err != nil {
 			return nil, typeconv.WithColumn(err, v.Param.Column)
 		}
@@ -78,7 +78,7 @@ func (b *binder) session(v planner.Value) (any, error) {
 		// The planner checked that Type holds the reading: converting the
 		// instant, seen in the session's zone, to it gives the instant,
 		// the wall clock, the date or the time of day.
-		return typeconv.ToValue(v.Type, b.clock(), b.cn.cfg.Location)
+		return typeconv.ToValue(v.Type, b.clock(), b.cn.sess.Location)
 	}
 	return nil, fmt.Errorf("fluss: unknown session value %q", v.Session)
 }
@@ -87,10 +87,7 @@ func (b *binder) session(v planner.Value) (any, error) {
 // CURRENT_TIMESTAMP, in the session's time zone.
 func (b *binder) clock() time.Time {
 	if b.now.IsZero() {
-		b.now = time.Now().Truncate(time.Millisecond)
-		if loc := b.cn.cfg.Location; loc != nil {
-			b.now = b.now.In(loc)
-		}
+		b.now = time.Now().Truncate(time.Millisecond).In(b.cn.sess.Location)
 	}
 	return b.now
 }
@@ -114,7 +111,7 @@ func (b *binder) values(vs []planner.Value) ([]any, error) {
 func (c *Session) outOptions() typeconv.OutOptions {
 	if c.outVersion != c.sessVersion {
 		native := strings.EqualFold(c.option("fluss.complex-types"), "native")
-		c.out, c.outVersion = typeconv.OutOptions{Location: c.cfg.Location, Native: native}, c.sessVersion
+		c.out, c.outVersion = typeconv.OutOptions{Location: c.sess.Location, Native: native}, c.sessVersion
 	}
 	return c.out
 }
@@ -138,6 +135,13 @@ func (c *Session) execute(ctx context.Context, p planner.Plan, b *binder) (drive
 	case *planner.Use:
 		return nil, 0, c.use(ctx, p.Database)
 	case *planner.SetOption:
+		if p.Key == localTimeZoneKey {
+			loc, err := parseTimeZone(p.Value, c.cfg.Location)
+			if err != nil {
+				return nil, 0, err
+			}
+			c.sess.Location = loc
+		}
 		c.sess.Options[p.Key] = p.Value
 		c.stateChanged()
 		return nil, 0, nil
@@ -229,6 +233,9 @@ func (c *Session) resetOption(key string) {
 		clear(c.sess.Options)
 	} else {
 		delete(c.sess.Options, key)
+	}
+	if key == "" || key == localTimeZoneKey {
+		c.sess.Location = c.cfg.Location
 	}
 	c.stateChanged()
 }

@@ -198,7 +198,7 @@ func (c *Session) partitions(ctx context.Context, h *tableHandle, pf []planner.P
 			if i < 0 || ci < 0 {
 				continue
 			}
-			v, err := typeconv.ToValue(sch.Columns[ci].Type.WithNullable(true), pv.Value, c.cfg.Location)
+			v, err := typeconv.ToValue(sch.Columns[ci].Type.WithNullable(true), pv.Value, c.sess.Location)
 			if err != nil {
 				return false, fmt.Errorf("fluss: partition %s: %w", info.Name(), err)
 			}

@@ -233,7 +233,12 @@ var sessionPrefixes = []string{"scan.", "lookup.", "client.", "sink.", "fluss."}
 
 // ignoredPrefixes are Flink engine and SQL-client settings that Flink
 // scripts carry; they are accepted and have no effect.
-var ignoredPrefixes = []string{"sql-client.", "execution.", "pipeline.", "parallelism.", "table.exec.", "table.optimizer.", "table.local-time-zone", "table.dml-sync", "state.", "restart-strategy."}
+var ignoredPrefixes = []string{"sql-client.", "execution.", "pipeline.", "parallelism.", "table.exec.", "table.optimizer.", "table.dml-sync", "state.", "restart-strategy."}
+
+// localTimeZone is Flink's session time zone. SET and RESET change it
+// (the executor reads the zone: the planner does no I/O); a DSN gives
+// the connection's zone with loc instead.
+const localTimeZone = "table.local-time-zone"
 
 var flussKeys = map[string]bool{
 	"fluss.client-filter": true, "fluss.scan.max-rows": true, "fluss.scan.bounded": true, "fluss.scan.poll-timeout": true,
@@ -244,6 +249,15 @@ var flussKeys = map[string]bool{
 func checkSessionKey(key, clause string) *Error {
 	if key == "execution.runtime-mode" {
 		return nil
+	}
+	if key == localTimeZone {
+		switch clause {
+		case "SET", "RESET":
+			return nil
+		case "option":
+			return errf(clause, "'%s' is a session setting (SET); a DSN gives the connection's time zone with loc=<IANA name>", key)
+		}
+		return errf(clause, "'%s' is a session setting: SET it before the statement", key)
 	}
 	if strings.HasPrefix(key, "fluss.") {
 		if !flussKeys[key] {

@@ -131,6 +131,12 @@ SELECT ?
 
 SELECT NOW()
 
+SET 'table.local-time-zone' = 'Asia/Shanghai'
+
+RESET 'table.local-time-zone'
+
+SELECT * FROM events /*+ OPTIONS('table.local-time-zone' = 'UTC') */
+
 SELECT CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIME
 
 SELECT CAST(5 AS STRING), CAST('12' AS INT), CAST('true' AS BOOLEAN), CAST(? AS VARCHAR)
