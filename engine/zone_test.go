@@ -93,3 +93,20 @@ func TestSetLocalTimeZone(t *testing.T) {
 		t.Errorf("after RESET, TIMESTAMP_LTZ returned in %v, want the connection's UTC", lts.Location())
 	}
 }
+
+func FuzzParseTimeZone(f *testing.F) {
+	for _, s := range []string{"default", "UTC", "GMT-08:00", "UTC+8", "+05:30", "-1", "America/Los_Angeles", "Asia/Shanghai", "../../etc/passwd", "GMT+99:99", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		loc, err := parseTimeZone(s, time.UTC)
+		if (err == nil) == (loc == nil) {
+			t.Fatalf("%q: %v, %v", s, loc, err)
+		}
+		if err == nil {
+			if _, off := time.Date(2024, 1, 1, 0, 0, 0, 0, loc).Zone(); off < -18*3600 || off > 18*3600 {
+				t.Fatalf("%q: offset %d s", s, off)
+			}
+		}
+	})
+}
