@@ -160,6 +160,9 @@ func TestReadPlans(t *testing.T) {
 	if got := queryStrings(t, db, "SELECT v FROM "+d+".kv WHERE a = 1 AND b = 2"); len(got) != 1 || got[0][0] != "y" {
 		t.Fatalf("lookup: %v", got)
 	}
+	if got := queryStrings(t, db, "SELECT v FROM "+d+".kv WHERE (a = 1 AND b = 2) OR (b = 1 AND a = 2) OR (a = 9 AND b = 9)"); len(got) != 2 || !containsRow(got, "y") || !containsRow(got, "z") {
+		t.Fatalf("OR of full keys (two point lookups): %v", got)
+	}
 	if got := queryStrings(t, db, "SELECT b, v FROM "+d+".kv WHERE a = 1"); len(got) != 2 {
 		t.Fatalf("prefix lookup: %v", got)
 	}

@@ -131,6 +131,10 @@ func TestEngineOnFake(t *testing.T) {
 			{sql: "DELETE FROM kv WHERE id = 1", want: "1 rows affected"},
 			{sql: "SELECT * FROM kv WHERE id IN (1, 2)", want: "2|B\n"},
 			{sql: "SELECT COUNT(*) FROM kv", want: "3\n"},
+			// An OR of key equalities is the IN list it means.
+			{sql: "SELECT * FROM kv WHERE id = 2 OR id = 4 OR id = 9", want: "2|B\n4|d\n"},
+			{sql: "DELETE FROM kv WHERE id = 3 OR id = ?", args: []any{4}, want: "2 rows affected"},
+			{sql: "SELECT COUNT(*) FROM kv", want: "1\n"},
 		}},
 		{"lookup projections and result options", []step{
 			// A point lookup projects its own row in place when the SELECT

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
@@ -304,8 +305,71 @@ func classify(e parser.Expr, r *rowType, clause string) (conj, *Error) {
 			}
 			c.kind, c.tupleCols, c.tupleRows = conjTupleIn, idx, rows
 		}
+	case *parser.OrExpr:
+		cols, rows, ok := orOfEqualities(x, r, clause)
+		switch {
+		case !ok:
+		case len(cols) == 1:
+			c.kind, c.col = conjIn, cols[0]
+			for _, row := range rows {
+				c.vals = append(c.vals, row[0])
+			}
+		default:
+			c.kind, c.tupleCols, c.tupleRows = conjTupleIn, cols, rows
+		}
 	}
 	return c, nil
+}
+
+// orOfEqualities reads "a = 1 OR a = 2", or "(a = 1 AND b = 'x') OR
+// (a = 2 AND b = 'y')", as the IN list or tuple IN it means: every
+// disjunct equates the same columns, each once, with constants or
+// parameters. It returns the columns in the first disjunct's order and
+// one row of values per disjunct; ok is false for any other OR.
+func orOfEqualities(e *parser.OrExpr, r *rowType, clause string) (cols []int, rows [][]parser.Expr, ok bool) {
+	for _, d := range splitOr(e, nil) {
+		row := make([]parser.Expr, len(cols))
+		seen := 0
+		for _, term := range splitAnd(d, nil) {
+			cmp, isCmp := term.(*parser.CompareExpr)
+			if !isCmp || cmp.Op != "=" {
+				return nil, nil, false
+			}
+			col, val := cmp.L, cmp.R
+			if _, isCol := col.(*parser.ColumnRef); !isCol {
+				col, val = val, col
+			}
+			ref, isCol := col.(*parser.ColumnRef)
+			if !isCol || !isValueExpr(val) {
+				return nil, nil, false
+			}
+			i, err := r.resolve(ref, clause)
+			if err != nil {
+				return nil, nil, false
+			}
+			j := slices.Index(cols, i)
+			if rows == nil && j < 0 {
+				cols, row, j = append(cols, i), append(row, nil), len(cols)
+			}
+			if j < 0 || row[j] != nil {
+				return nil, nil, false
+			}
+			row[j] = val
+			seen++
+		}
+		if seen != len(cols) {
+			return nil, nil, false
+		}
+		rows = append(rows, row)
+	}
+	return cols, rows, true
+}
+
+func splitOr(e parser.Expr, out []parser.Expr) []parser.Expr {
+	if o, ok := e.(*parser.OrExpr); ok {
+		return splitOr(o.R, splitOr(o.L, out))
+	}
+	return append(out, e)
 }
 
 func allValues(list []parser.Expr) bool {

@@ -216,3 +216,18 @@ SELECT * FROM `orders$changelog` /*+ OPTIONS('scan.startup.mode' = 'timestamp', 
 SELECT * FROM events /*+ OPTIONS('scan.stop.timestamp' = 'yesterday') */
 
 SELECT * FROM events /*+ OPTIONS('fluss.scan.bounded' = 'false') */
+
+-- OR of key equalities: the IN list or tuple IN it means.
+SELECT * FROM orders WHERE order_id = 1 OR order_id = ? OR 3 = order_id
+
+SELECT v FROM kv2 WHERE (k1 = 1 AND k2 = 'a') OR (k2 = 'b' AND k1 = 2)
+
+SELECT * FROM logs WHERE dt = '2024-01-01' OR dt = '2024-01-02'
+
+SELECT * FROM orders WHERE order_id = 1 OR status = 'paid'
+
+SELECT v FROM kv2 WHERE (k1 = 1 AND k2 = 'a') OR k1 = 2
+
+SELECT v FROM kv2 WHERE (k1 = 1 AND k1 = 2) OR (k1 = 3 AND k2 = 'c')
+
+SELECT * FROM orders WHERE order_id = 1 OR order_id = NULL
