@@ -163,6 +163,19 @@ func TestReadPlans(t *testing.T) {
 	if got := queryStrings(t, db, "SELECT v FROM "+d+".kv WHERE (a = 1 AND b = 2) OR (b = 1 AND a = 2) OR (a = 9 AND b = 9)"); len(got) != 2 || !containsRow(got, "y") || !containsRow(got, "z") {
 		t.Fatalf("OR of full keys (two point lookups): %v", got)
 	}
+	// Conditions on constants: BI tools learn a query's columns with
+	// WHERE 1 = 0, query builders start with 1 = 1.
+	probe, err := db.QueryContext(ctxT(t), "SELECT v, a FROM "+d+".kv WHERE 1 = 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cols, _ := probe.Columns(); len(cols) != 2 || cols[0] != "v" || probe.Next() {
+		t.Fatalf("WHERE 1 = 0: columns %v, or a row", cols)
+	}
+	probe.Close()
+	if got := queryStrings(t, db, "SELECT v FROM "+d+".kv WHERE 1 = 1 AND a = 2 AND b = 1"); len(got) != 1 || got[0][0] != "z" {
+		t.Fatalf("WHERE 1 = 1 AND <key>: %v", got)
+	}
 	if got := queryStrings(t, db, "SELECT b, v FROM "+d+".kv WHERE a = 1"); len(got) != 2 {
 		t.Fatalf("prefix lookup: %v", got)
 	}
@@ -178,7 +191,7 @@ func TestReadPlans(t *testing.T) {
 	if got := queryStrings(t, db, "SELECT /*+ OPTIONS('fluss.client-filter'='true') */ a FROM "+d+".kv WHERE v IS NULL"); len(got) != 1 || got[0][0] != "3" {
 		t.Fatalf("PK client-filtered scan: %v", got)
 	}
-	_, err := db.QueryContext(ctxT(t), "SELECT /*+ OPTIONS('fluss.scan.max-rows'='2') */ * FROM "+d+".kv")
+	_, err = db.QueryContext(ctxT(t), "SELECT /*+ OPTIONS('fluss.scan.max-rows'='2') */ * FROM "+d+".kv")
 	if err == nil {
 		// The cap may surface from Next instead of Query.
 		rows, _ := db.QueryContext(ctxT(t), "SELECT /*+ OPTIONS('fluss.scan.max-rows'='2') */ * FROM "+d+".kv")

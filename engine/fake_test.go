@@ -178,6 +178,9 @@ func TestEngineOnFake(t *testing.T) {
 			{sql: "SELECT * FROM events LIMIT 10", want: "1|a\n2|b\n3|c\n4|d\n"},
 			{sql: "SELECT * FROM events", want: "1|a\n2|b\n3|c\n4|d\n"},
 			{sql: "SELECT what FROM events", want: "a\nb\nc\nd\n"},
+			{sql: "SELECT what FROM events WHERE 1 = 0", want: ""},
+			{sql: "SELECT COUNT(*) FROM events WHERE 1 = 0", want: "0\n"},
+			{sql: "SELECT what FROM events WHERE 1 = 1 LIMIT 1", want: "d\n"},
 			{sql: "DELETE FROM events WHERE seq = 1", wantErr: "log table"},
 		}},
 		{"errors", []step{

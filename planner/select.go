@@ -183,8 +183,12 @@ func (q *query) plan() (Plan, error) {
 			q.partKeys = append(q.partKeys, i)
 		}
 	}
+	empty := q.noRowsIfFalse()
 	if err := q.selectList(); err != nil {
 		return nil, err
+	}
+	if empty && q.count {
+		return &Constant{Row: []Value{{Kind: ValueLiteral, Type: q.output[0].Type, Literal: int64(0)}}, Output: q.output}, nil
 	}
 	if err := q.limits(); err != nil {
 		return nil, err
@@ -196,6 +200,25 @@ func (q *query) plan() (Plan, error) {
 		return q.changelogPlan()
 	}
 	return q.basePlan()
+}
+
+// noRowsIfFalse plans a WHERE with a conjunct of constants that is not
+// TRUE, such as the WHERE 1 = 0 that BI tools send to learn a query's
+// columns, as LIMIT 0 (and COUNT(*) as 0): the result has its columns and
+// no rows, and the server is not asked for any. The statement is copied,
+// not changed. It reports whether it did so.
+func (q *query) noRowsIfFalse() bool {
+	for _, e := range splitAnd(q.s.Where, nil) {
+		if truth, ok := constTruth(e); ok && !truth {
+			s := *q.s
+			// No rows need no order: a sort would read the table first.
+			s.Where, s.OrderBy = nil, nil
+			s.Limit = &parser.Limit{Count: &parser.Literal{Kind: parser.LitInt, Text: "0"}}
+			q.s = &s
+			return true
+		}
+	}
+	return false
 }
 
 // selectList resolves the projection (or COUNT(*)).

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -246,10 +247,15 @@ func splitAnd(e parser.Expr, out []parser.Expr) []parser.Expr {
 	return append(out, e)
 }
 
-// analyze splits where into classified conjuncts.
+// analyze splits where into classified conjuncts. Conjuncts of constants
+// that are TRUE, such as the 1 = 1 query builders start with, are left
+// out.
 func analyze(where parser.Expr, r *rowType, clause string) ([]conj, *Error) {
 	var out []conj
 	for _, e := range splitAnd(where, nil) {
+		if truth, ok := constTruth(e); ok && truth {
+			continue
+		}
 		c, err := classify(e, r, clause)
 		if err != nil {
 			return nil, err
@@ -363,6 +369,69 @@ func orOfEqualities(e *parser.OrExpr, r *rowType, clause string) (cols []int, ro
 		rows = append(rows, row)
 	}
 	return cols, rows, true
+}
+
+// constTruth evaluates a condition on constants alone: TRUE, FALSE, NULL
+// or a comparison of two numbers or two strings (1 = 0, 'a' <> 'b').
+// NULL, and a comparison with NULL, are not TRUE. ok is false for any
+// other condition.
+func constTruth(e parser.Expr) (truth, ok bool) {
+	switch x := e.(type) {
+	case *parser.Literal:
+		switch x.Kind {
+		case parser.LitBool:
+			return x.Bool, true
+		case parser.LitNull:
+			return false, true
+		}
+	case *parser.CompareExpr:
+		l, lok := signedLiteral(x.L)
+		r, rok := signedLiteral(x.R)
+		if !lok || !rok {
+			return false, false
+		}
+		if l.Kind == parser.LitNull || r.Kind == parser.LitNull {
+			return false, true
+		}
+		cmp, ok := compareLiterals(l, r)
+		if !ok {
+			return false, false
+		}
+		switch x.Op {
+		case "=":
+			return cmp == 0, true
+		case "<>", "!=":
+			return cmp != 0, true
+		case "<":
+			return cmp < 0, true
+		case "<=":
+			return cmp <= 0, true
+		case ">":
+			return cmp > 0, true
+		case ">=":
+			return cmp >= 0, true
+		}
+	}
+	return false, false
+}
+
+// compareLiterals orders two numeric or two string literals.
+func compareLiterals(l, r *parser.Literal) (int, bool) {
+	numeric := func(k parser.LiteralKind) bool {
+		return k == parser.LitInt || k == parser.LitDecimal || k == parser.LitFloat
+	}
+	switch {
+	case numeric(l.Kind) && numeric(r.Kind):
+		a, aok := new(big.Rat).SetString(l.Text)
+		b, bok := new(big.Rat).SetString(r.Text)
+		if !aok || !bok {
+			return 0, false
+		}
+		return a.Cmp(b), true
+	case l.Kind == parser.LitString && r.Kind == parser.LitString:
+		return strings.Compare(l.Text, r.Text), true
+	}
+	return 0, false
 }
 
 func splitOr(e parser.Expr, out []parser.Expr) []parser.Expr {

@@ -231,3 +231,19 @@ SELECT v FROM kv2 WHERE (k1 = 1 AND k2 = 'a') OR k1 = 2
 SELECT v FROM kv2 WHERE (k1 = 1 AND k1 = 2) OR (k1 = 3 AND k2 = 'c')
 
 SELECT * FROM orders WHERE order_id = 1 OR order_id = NULL
+
+-- Conditions on constants: TRUE ones are left out, a FALSE one gives no
+-- rows (BI tools learn a query's columns with WHERE 1 = 0).
+SELECT * FROM orders WHERE 1 = 0
+
+SELECT customer FROM orders WHERE order_id = ? AND 'a' > 'b' ORDER BY customer
+
+SELECT COUNT(*) FROM events WHERE FALSE
+
+SELECT * FROM events WHERE NULL
+
+SELECT * FROM orders WHERE 1 = 1 AND order_id = 5
+
+SELECT * FROM events WHERE TRUE AND 2.0 >= 2
+
+SELECT * FROM events WHERE 1 = 'a'

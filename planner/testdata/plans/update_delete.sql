@@ -77,3 +77,5 @@ DELETE FROM orders WHERE order_id = 1 AND order_id = 2
 DELETE FROM orders WHERE status = 'x'
 
 DELETE FROM kv2 WHERE (k1 = 1 AND k2 = 'a') OR (k1 = 2 AND k2 = 'b')
+
+DELETE FROM orders WHERE 1 = 1 AND order_id = 3
