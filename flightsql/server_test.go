@@ -455,9 +455,33 @@ func TestMetadata(t *testing.T) {
 	if got := fetch(t, ctx, cl, info); got.NumRows() != 2 {
 		t.Errorf("sql info has %d rows, want 2", got.NumRows())
 	}
+	info, err = cl.GetSqlInfo(ctx, []fsql.SqlInfo{fsql.SqlInfoDateTimeFunctions})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sqlInfoStrings(fetch(t, ctx, cl, info)); !contains(got, "NOW") || !contains(got, "CURRENT_DATE") {
+		t.Errorf("date-time functions = %q", got)
+	}
 	if _, err := cl.GetExportedKeys(ctx, fsql.TableRef{Table: "orders"}); status.Code(err) != codes.Unimplemented {
 		t.Errorf("GetExportedKeys: %v, want Unimplemented", err)
 	}
+}
+
+// sqlInfoStrings is the string list value of the first row of a
+// GetSqlInfo result (its value column is a dense union).
+func sqlInfoStrings(tbl arrow.Table) []string {
+	u := tbl.Column(1).Data().Chunk(0).(*array.DenseUnion)
+	list, ok := u.Field(u.ChildID(0)).(*array.List)
+	if !ok {
+		return nil
+	}
+	start, end := list.ValueOffsets(int(u.ValueOffset(0)))
+	vals := list.ListValues().(*array.String)
+	var out []string
+	for i := start; i < end; i++ {
+		out = append(out, vals.Value(int(i)))
+	}
+	return out
 }
 
 func contains(list []string, s string) bool {

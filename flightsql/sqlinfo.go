@@ -56,6 +56,10 @@ func (s *Server) registerSQLInfo() error {
 		{fsql.SqlInfoStoredProceduresSupported, true},
 		{fsql.SqlInfoCorrelatedSubqueriesSupported, false},
 		{fsql.SqlInfoKeywords, []string{"PARTITIONED", "BUCKET", "WATERMARK", "CATALOG", "DATABASES", "TABLES", "SHOW", "DESCRIBE", "EXPLAIN", "CALL", "USE", "HINTS"}},
+		// The functions the dialect evaluates itself (in VALUES, SET of
+		// UPDATE and SELECT without FROM); others need a query engine.
+		{fsql.SqlInfoDateTimeFunctions, []string{"CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP", "NOW"}},
+		{fsql.SqlInfoSystemFunctions, []string{"CURRENT_CATALOG", "CURRENT_DATABASE", "DATABASE", "USER", "VERSION"}},
 	}
 	for _, in := range infos {
 		if err := s.RegisterSqlInfo(in.id, in.v); err != nil {
