@@ -79,6 +79,13 @@ func TestWriteStatements(t *testing.T) {
 	if got := queryStrings(t, db, "SELECT name, age, city FROM "+d+".users WHERE id = 1"); !containsRow(got, "ann", "32", "bergen") {
 		t.Fatalf("after UPDATE: %v", got)
 	}
+	// UPDATE of several keys: the rows found, each once.
+	if n := rowsAffected(t, mustExec(t, db, "UPDATE "+d+".users SET age = 60 WHERE id IN (1, 3, 99, 1)")); n != 2 {
+		t.Fatalf("UPDATE of keys 1, 3 and a missing one: RowsAffected = %d", n)
+	}
+	if got := queryStrings(t, db, "SELECT id, age, city FROM "+d+".users WHERE id = 1 OR id = 3"); len(got) != 2 || !containsRow(got, "1", "60", "bergen") || !containsRow(got, "3", "60", "nice") {
+		t.Fatalf("after UPDATE of two keys: %v", got)
+	}
 
 	// DELETE by key, then the lookup finds nothing.
 	if n := rowsAffected(t, mustExec(t, db, "DELETE FROM "+d+".users WHERE id = ?", 2)); n != 1 {

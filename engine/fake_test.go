@@ -158,6 +158,11 @@ func TestEngineOnFake(t *testing.T) {
 			{sql: "INSERT INTO p VALUES (1, 'a', 'b')", want: "1 rows affected"},
 			{sql: "UPDATE p SET a = 'x' WHERE id = 1", want: "1 rows affected"},
 			{sql: "SELECT * FROM p WHERE id = 1", want: "1|x|b\n"},
+			// Several keys: the rows found are updated, each once.
+			{sql: "INSERT INTO p VALUES (2, 'c', 'd')", want: "1 rows affected"},
+			{sql: "UPDATE p SET b = ? WHERE id IN (1, 2, 3, 2)", args: []any{"e"}, want: "2 rows affected"},
+			{sql: "UPDATE p SET a = 'y' WHERE (id = 1 OR id = 2) AND a = 'c'", want: "1 rows affected"},
+			{sql: "SELECT * FROM p WHERE id IN (1, 2, 3)", want: "1|x|e\n2|y|e\n"},
 		}},
 		{"describe and session state", []step{
 			{sql: "CREATE TABLE kv (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED)", want: "0 rows affected"},

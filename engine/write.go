@@ -445,52 +445,83 @@ func (c *Session) execUpdate(ctx context.Context, p *planner.Update, b *binder) 
 	if err != nil {
 		return 0, err
 	}
-	key, err := lookupKey(lk.KeyColumns(), p.KeyColumns, p.Key, b)
+	keys, err := distinctKeys(lk.KeyColumns(), p.KeyColumns, p.Keys, b, nil)
 	if err != nil {
 		return 0, err
 	}
-	found, ok, err := lk.Lookup(ctx, key)
-	if err != nil || !ok {
+	found, err := lk.LookupMany(ctx, keys)
+	if err != nil {
 		return 0, err
 	}
 	filter, err := compileFilter(p.Residual, schemaNames(h), b)
 	if err != nil {
 		return 0, err
 	}
-	if ok, err := filter.match(found); err != nil || !ok {
+	set, err := bindAssignments(h, p.Set, b)
+	if err != nil {
 		return 0, err
 	}
-	var row []any
+	var kidx []int
+	if p.Partial {
+		if kidx, err = h.columnIndexes(lk.KeyColumns()); err != nil {
+			return 0, err
+		}
+	}
+	var rows [][]any
+	for i, old := range found {
+		if old == nil {
+			continue
+		}
+		ok, err := filter.match(old)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			continue
+		}
+		var row []any
+		if p.Partial {
+			row = make([]any, h.width())
+			for j, k := range kidx {
+				row[k] = keys[i][j]
+			}
+		} else {
+			row = slices.Clone(old)
+		}
+		for col, v := range set {
+			row[col] = v
+		}
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		return 0, nil
+	}
 	var target []string
 	if p.Partial {
-		row = make([]any, h.width())
 		target = p.Columns
-		kidx, err := h.columnIndexes(lk.KeyColumns())
-		if err != nil {
-			return 0, err
-		}
-		for i, k := range kidx {
-			row[k] = key[i]
-		}
-	} else {
-		row = slices.Clone(found)
-	}
-	for _, a := range p.Set {
-		i := h.t.Info().Descriptor.Schema.ColumnIndex(a.Column)
-		if i < 0 {
-			return 0, fmt.Errorf("fluss: UPDATE of unknown column %q", a.Column)
-		}
-		v, err := b.value(a.Value)
-		if err != nil {
-			return 0, err
-		}
-		row[i] = v
 	}
 	w, err := c.writer(ctx, p.Table, upsertWriter, target, flussrpc.MergeDefault, p.Options)
 	if err != nil {
 		return 0, err
 	}
-	return c.send(ctx, w, opUpsert, [][]any{row})
+	return c.send(ctx, w, opUpsert, rows)
+}
+
+// bindAssignments binds UPDATE's SET values, by column position.
+func bindAssignments(h *tableHandle, set []planner.Assignment, b *binder) (map[int]any, error) {
+	out := make(map[int]any, len(set))
+	for _, a := range set {
+		i := h.t.Info().Descriptor.Schema.ColumnIndex(a.Column)
+		if i < 0 {
+			return nil, fmt.Errorf("fluss: UPDATE of unknown column %q", a.Column)
+		}
+		v, err := b.value(a.Value)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
 }
 
 // spreadRows binds each row of values and places value j at schema

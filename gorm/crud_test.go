@@ -119,6 +119,14 @@ func TestCRUD(t *testing.T) {
 	if b.Name != "bobby" || b.Age != 21 || c.Nick.String != "c" || c.Name != "cid" {
 		t.Errorf("after Updates: %+v / %+v", b, c)
 	}
+	// A batch update of a list of keys, one of them missing.
+	if res := db.Model(&User{}).Where("id IN ?", []int64{2, 3, 99}).Update("age", 30); res.Error != nil || res.RowsAffected != 2 {
+		t.Fatalf("Update of keys 2, 3 and 99: %v, %d rows", res.Error, res.RowsAffected)
+	}
+	db.First(&c, 3)
+	if c.Age != 30 || c.Name != "cid" {
+		t.Errorf("after the batch Update: %+v", c)
+	}
 	b.Age = 22
 	if err := db.Save(&b).Error; err != nil {
 		t.Fatal(err)

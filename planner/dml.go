@@ -374,7 +374,7 @@ func (p *planCtx) update(s *parser.Update) (Plan, error) {
 		if len(got) > 0 {
 			g = strings.Join(got, ", ")
 		}
-		return errf("WHERE", "UPDATE needs equality on every primary-key column (%s); got %s", strings.Join(sc.PrimaryKey, ", "), g)
+		return errf("WHERE", "UPDATE needs equality (or IN) on every primary-key column (%s); got %s", strings.Join(sc.PrimaryKey, ", "), g)
 	}
 	if s.Where == nil {
 		return nil, needMsg(nil)
@@ -393,10 +393,10 @@ func (p *planCtx) update(s *parser.Update) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(missing) > 0 || len(keys) != 1 {
+	if len(missing) > 0 {
 		return nil, needMsg(got)
 	}
-	up.Key = keys[0]
+	up.Keys = keys
 	if up.Residual, err = p.residual(cs, used, r); err != nil {
 		return nil, err
 	}

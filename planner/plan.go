@@ -478,17 +478,18 @@ type Delete struct {
 	Options    Options
 }
 
-// Update is read-modify-write of one row: Lookup(Key); when found and the
-// row matches Residual (the WHERE conditions beyond the key), it is
-// written back with the Set values. With Partial, that is a
-// partial upsert of Columns (primary key + SET columns, schema order);
-// without it (some other column is NOT NULL, which partial updates do not
-// allow), a full upsert of the looked-up row merged with Set, and Columns
-// is every column. 0 or 1 rows are affected.
+// Update is read-modify-write of the rows of Keys (one key, or an IN
+// list or OR of keys): each is looked up; when found and the row matches
+// Residual (the WHERE conditions beyond the key), it is written back with
+// the Set values. With Partial, that is a partial upsert of Columns
+// (primary key + SET columns, schema order); without it (some other
+// column is NOT NULL, which partial updates do not allow), a full upsert
+// of the looked-up row merged with Set, and Columns is every column. The
+// rows found and matched are affected, each once.
 type Update struct {
 	Table      Table
 	KeyColumns []string
-	Key        []Value
+	Keys       [][]Value
 	Residual   []Predicate
 	Set        []Assignment
 	Partial    bool

@@ -60,7 +60,7 @@ func TestRejections(t *testing.T) {
 		{"UPDATE events SET name = 'x' WHERE id = 1", "UPDATE",
 			"fluss: table fluss.events is a log table; log tables do not support DELETE and UPDATE statements (only primary-key tables can be changed by key)"},
 		{"DELETE FROM events WHERE id = 1", "DELETE", ""},
-		{"UPDATE kv2 SET w = 'x' WHERE k1 = 1", "WHERE", "fluss: UPDATE needs equality on every primary-key column (k1, k2); got k1"},
+		{"UPDATE kv2 SET w = 'x' WHERE k1 = 1", "WHERE", "fluss: UPDATE needs equality (or IN) on every primary-key column (k1, k2); got k1"},
 		{"DELETE FROM kv2 WHERE k1 = 1", "WHERE",
 			"fluss: DELETE needs equality on every primary-key column (k1, k2); bulk/range deletes are not supported (drop a partition instead)"},
 		{"UPDATE orders SET order_id = 2 WHERE order_id = 1", "SET",

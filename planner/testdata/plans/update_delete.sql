@@ -79,3 +79,7 @@ DELETE FROM orders WHERE status = 'x'
 DELETE FROM kv2 WHERE (k1 = 1 AND k2 = 'a') OR (k1 = 2 AND k2 = 'b')
 
 DELETE FROM orders WHERE 1 = 1 AND order_id = 3
+
+UPDATE orders SET status = 'shipped' WHERE order_id IN (1, 2, 3)
+
+UPDATE orders SET status = ? WHERE order_id = ? OR order_id = ?
