@@ -113,6 +113,7 @@ func TestEngineOnFake(t *testing.T) {
 			{sql: "CREATE TABLE clicks (user_id INT, url STRING)", want: "0 rows affected"},
 			{sql: "SHOW TABLES", want: "clicks\norders\n"},
 			{sql: "SHOW DATABASES", want: "fluss\nshop\n"},
+			{sql: "SHOW VIEWS", want: ""},
 			{sql: "DROP TABLE clicks", want: "0 rows affected"},
 			{sql: "SHOW TABLES", want: "orders\n"},
 			{sql: "DROP TABLE clicks", wantErr: "does not exist"},

@@ -338,9 +338,12 @@ const (
 	ShowCurrentDatabase
 	ShowCurrentCatalog
 	ShowVariables
+	// ShowViews lists no views: Fluss has none, and its Flink catalog
+	// answers SHOW VIEWS with an empty list, which scripts expect.
+	ShowViews
 )
 
-var showKindNames = [...]string{"DATABASES", "TABLES", "PARTITIONS", "CREATE TABLE", "COLUMNS", "TABLE OPTIONS", "BUCKETS", "OFFSETS", "TABLE STATS", "KV SNAPSHOTS", "LAKE SNAPSHOT", "SERVERS", "PROCEDURES", "CATALOGS", "CURRENT DATABASE", "CURRENT CATALOG", "VARIABLES"}
+var showKindNames = [...]string{"DATABASES", "TABLES", "PARTITIONS", "CREATE TABLE", "COLUMNS", "TABLE OPTIONS", "BUCKETS", "OFFSETS", "TABLE STATS", "KV SNAPSHOTS", "LAKE SNAPSHOT", "SERVERS", "PROCEDURES", "CATALOGS", "CURRENT DATABASE", "CURRENT CATALOG", "VARIABLES", "VIEWS"}
 
 // String returns the SHOW keywords, e.g. "TABLE STATS".
 func (k ShowKind) String() string {

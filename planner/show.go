@@ -125,12 +125,18 @@ func (p *planCtx) show(s *parser.Show) (Plan, error) {
 		sh.Kind, sh.Output = ShowCurrentCatalog, cols("current_catalog", tString)
 	case parser.ShowVariables:
 		sh.Kind, sh.Output = ShowVariables, cols("Variable_name", tString, "Value", tString)
+	case parser.ShowOther:
+		if len(s.Words) == 1 && s.Words[0] == "VIEWS" {
+			sh.Kind, sh.Output = ShowViews, cols("view_name", tString)
+			break
+		}
+		fallthrough
 	default:
 		what := strings.Join(s.Words, " ")
 		if what == "" {
 			what = s.Kind.String()
 		}
-		return nil, errf("SHOW", "SHOW %s is not supported; the fluss driver shows DATABASES, TABLES, PARTITIONS, CREATE TABLE, COLUMNS, TABLE OPTIONS, BUCKETS, OFFSETS, TABLE STATS, KV SNAPSHOTS, LAKE SNAPSHOT, SERVERS, PROCEDURES, CATALOGS and VARIABLES", what)
+		return nil, errf("SHOW", "SHOW %s is not supported; the fluss driver shows DATABASES, TABLES, PARTITIONS, CREATE TABLE, COLUMNS, TABLE OPTIONS, BUCKETS, OFFSETS, TABLE STATS, KV SNAPSHOTS, LAKE SNAPSHOT, SERVERS, PROCEDURES, CATALOGS, VARIABLES and VIEWS", what)
 	}
 	switch sh.Kind {
 	case ShowPartitions, ShowCreateTable, ShowTableOptions, ShowBuckets, ShowOffsets, ShowTableStats, ShowKvSnapshots, ShowLakeSnapshot:
