@@ -385,8 +385,14 @@ func (p *planCtx) update(s *parser.Update) (Plan, error) {
 	}
 	var got []string
 	for _, c := range cs {
-		if c.kind == conjEq && slices.Contains(keyIdx, c.col) {
-			got = append(got, r.names[c.col])
+		cols := c.tupleCols
+		if c.kind == conjEq || c.kind == conjIn {
+			cols = []int{c.col}
+		}
+		for _, i := range cols {
+			if slices.Contains(keyIdx, i) && !slices.Contains(got, r.names[i]) {
+				got = append(got, r.names[i])
+			}
 		}
 	}
 	keys, used, missing, err := p.keyValues(cs, keyIdx, r, "WHERE")

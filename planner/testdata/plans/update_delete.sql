@@ -83,3 +83,5 @@ DELETE FROM orders WHERE 1 = 1 AND order_id = 3
 UPDATE orders SET status = 'shipped' WHERE order_id IN (1, 2, 3)
 
 UPDATE orders SET status = ? WHERE order_id = ? OR order_id = ?
+
+UPDATE kv2 SET w = 'x' WHERE k1 IN (1, 2)
