@@ -79,6 +79,16 @@ func TestWriteStatements(t *testing.T) {
 	if got := queryStrings(t, db, "SELECT name, age, city FROM "+d+".users WHERE id = 1"); !containsRow(got, "ann", "32", "bergen") {
 		t.Fatalf("after UPDATE: %v", got)
 	}
+	// UPDATE of a NOT NULL column: the server refuses a partial update
+	// of a table with one, so the row is written back whole.
+	mustExec(t, db, "CREATE TABLE "+d+".counts (id INT, n INT NOT NULL, note STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
+	mustExec(t, db, "INSERT INTO "+d+".counts VALUES (1, 1, 'keep')")
+	if n := rowsAffected(t, mustExec(t, db, "UPDATE "+d+".counts SET n = 2 WHERE id = 1")); n != 1 {
+		t.Fatalf("UPDATE of a NOT NULL column: RowsAffected = %d", n)
+	}
+	if got := queryStrings(t, db, "SELECT n, note FROM "+d+".counts WHERE id = 1"); !containsRow(got, "2", "keep") {
+		t.Fatalf("after UPDATE of a NOT NULL column: %v", got)
+	}
 	// UPDATE of several keys: the rows found, each once.
 	if n := rowsAffected(t, mustExec(t, db, "UPDATE "+d+".users SET age = 60 WHERE id IN (1, 3, 99, 1)")); n != 2 {
 		t.Fatalf("UPDATE of keys 1, 3 and a missing one: RowsAffected = %d", n)

@@ -406,9 +406,12 @@ func (p *planCtx) update(s *parser.Update) (Plan, error) {
 	if up.Residual, err = p.residual(cs, used, r); err != nil {
 		return nil, err
 	}
+	// A partial update needs every column outside the primary key
+	// nullable, the SET columns included (the server refuses it
+	// otherwise); else the looked-up row is written back whole.
 	up.Partial = true
 	for i, n := range r.names {
-		if !setCols[i] && !slices.Contains(sc.PrimaryKey, n) && !r.types[i].Nullable {
+		if !slices.Contains(sc.PrimaryKey, n) && !r.types[i].Nullable {
 			up.Partial = false
 		}
 	}

@@ -85,3 +85,6 @@ UPDATE orders SET status = 'shipped' WHERE order_id IN (1, 2, 3)
 UPDATE orders SET status = ? WHERE order_id = ? OR order_id = ?
 
 UPDATE kv2 SET w = 'x' WHERE k1 IN (1, 2)
+
+-- SET of a NOT NULL column: no partial update (the server refuses it).
+UPDATE kv2 SET v = 5 WHERE k1 = 1 AND k2 = 'a'
