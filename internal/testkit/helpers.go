@@ -10,9 +10,14 @@ import (
 	"github.com/gofluss/fluss/flussrpc/codec"
 )
 
-// Context returns a context that ends a minute from now or with the test.
+// Context returns a context that ends three minutes from now or with the
+// test. Tests take it first and create their tables after: when a 0.9.1
+// coordinator misses a table's creation, clustertest.CreateWithLeaders
+// waits out one creation (up to the one-minute request timeout),
+// restarts the coordinator and creates the table again, and the test's
+// calls after that must still have time.
 func Context(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	return ctx
 }
