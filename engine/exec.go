@@ -135,7 +135,7 @@ func (c *Session) execute(ctx context.Context, p planner.Plan, b *binder) (drive
 	case *planner.Use:
 		return nil, 0, c.use(ctx, p.Database)
 	case *planner.SetOption:
-		if p.Key == localTimeZoneKey {
+		if p.Key == planner.LocalTimeZone {
 			loc, err := parseTimeZone(p.Value, c.cfg.Location)
 			if err != nil {
 				return nil, 0, err
@@ -234,7 +234,7 @@ func (c *Session) resetOption(key string) {
 	} else {
 		delete(c.sess.Options, key)
 	}
-	if key == "" || key == localTimeZoneKey {
+	if key == "" || key == planner.LocalTimeZone {
 		c.sess.Location = c.cfg.Location
 	}
 	c.stateChanged()

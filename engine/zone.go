@@ -6,13 +6,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gofluss/fluss/planner"
 )
 
-// localTimeZoneKey is Flink's session time zone, which SET changes here
-// too: it interprets TIMESTAMP_LTZ text, gives the wall clock of NOW() and
+// The session time zone (planner.LocalTimeZone), which SET changes here
+// too, interprets TIMESTAMP_LTZ text, gives the wall clock of NOW() and
 // CURRENT_DATE, and places the time.Time values returned for
 // TIMESTAMP_LTZ. RESET returns to the connection's zone (the DSN's loc).
-const localTimeZoneKey = "table.local-time-zone"
 
 // zoneOffset is a custom zone id as Java's ZoneId reads them: GMT+8,
 // UTC-08:00, +05:30.
@@ -33,7 +34,7 @@ func parseTimeZone(v string, def *time.Location) (*time.Location, error) {
 		h, _ := strconv.Atoi(m[2])
 		mins, _ := strconv.Atoi(m[3])
 		if h > 18 || mins > 59 {
-			return nil, fmt.Errorf("fluss: '%s' = '%s': an offset is at most 18:00", localTimeZoneKey, v)
+			return nil, fmt.Errorf("fluss: '%s' = '%s': an offset is at most 18:00", planner.LocalTimeZone, v)
 		}
 		secs := (h*60 + mins) * 60
 		if m[1] == "-" {
@@ -43,7 +44,7 @@ func parseTimeZone(v string, def *time.Location) (*time.Location, error) {
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil || name == "" || strings.EqualFold(name, "local") {
-		return nil, fmt.Errorf("fluss: '%s' = '%s' is not a time zone: use a full name such as 'America/Los_Angeles', an offset such as 'GMT-08:00', or 'default'", localTimeZoneKey, v)
+		return nil, fmt.Errorf("fluss: '%s' = '%s' is not a time zone: use a full name such as 'America/Los_Angeles', an offset such as 'GMT-08:00', or 'default'", planner.LocalTimeZone, v)
 	}
 	return loc, nil
 }

@@ -7,6 +7,7 @@ import (
 	_ "time/tzdata" // the IANA names below, on machines without a zone database
 
 	"github.com/gofluss/fluss/internal/testkit"
+	"github.com/gofluss/fluss/planner"
 )
 
 func TestParseTimeZone(t *testing.T) {
@@ -35,7 +36,7 @@ func TestParseTimeZone(t *testing.T) {
 		loc, err := parseTimeZone(tc.in, def)
 		switch {
 		case tc.wantErr:
-			if err == nil || !strings.Contains(err.Error(), localTimeZoneKey) {
+			if err == nil || !strings.Contains(err.Error(), planner.LocalTimeZone) {
 				t.Errorf("%q: %v, %v; want an error naming the setting", tc.in, loc, err)
 			}
 		case err != nil:

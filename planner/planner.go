@@ -235,10 +235,10 @@ var sessionPrefixes = []string{"scan.", "lookup.", "client.", "sink.", "fluss."}
 // scripts carry; they are accepted and have no effect.
 var ignoredPrefixes = []string{"sql-client.", "execution.", "pipeline.", "parallelism.", "table.exec.", "table.optimizer.", "table.dml-sync", "state.", "restart-strategy."}
 
-// localTimeZone is Flink's session time zone. SET and RESET change it
-// (the executor reads the zone: the planner does no I/O); a DSN gives
-// the connection's zone with loc instead.
-const localTimeZone = "table.local-time-zone"
+// LocalTimeZone is the key of Flink's session time zone. SET and RESET
+// change it (the executor reads the zone: the planner does no I/O); a DSN
+// gives the connection's zone with loc instead.
+const LocalTimeZone = "table.local-time-zone"
 
 var flussKeys = map[string]bool{
 	"fluss.client-filter": true, "fluss.scan.max-rows": true, "fluss.scan.bounded": true, "fluss.scan.poll-timeout": true,
@@ -250,7 +250,7 @@ func checkSessionKey(key, clause string) *Error {
 	if key == "execution.runtime-mode" {
 		return nil
 	}
-	if key == localTimeZone {
+	if key == LocalTimeZone {
 		switch clause {
 		case "SET", "RESET":
 			return nil
