@@ -144,6 +144,11 @@ func convertRow(fields []parser.Expr, t schema.DataType, loc *time.Location) (an
 	return out, nil
 }
 
+// isNumberLit reports whether k is a kind of numeric literal.
+func isNumberLit(k parser.LiteralKind) bool {
+	return k == parser.LitInt || k == parser.LitDecimal || k == parser.LitFloat
+}
+
 // signedLiteral returns e as one literal: e itself, or a number with its
 // sign folded into the text.
 func signedLiteral(e parser.Expr) (*parser.Literal, bool) {
@@ -152,7 +157,7 @@ func signedLiteral(e parser.Expr) (*parser.Literal, bool) {
 		return x, true
 	case *parser.UnaryExpr:
 		l, ok := x.X.(*parser.Literal)
-		if !ok || (x.Op != "-" && x.Op != "+") || (l.Kind != parser.LitInt && l.Kind != parser.LitDecimal && l.Kind != parser.LitFloat) {
+		if !ok || (x.Op != "-" && x.Op != "+") || !isNumberLit(l.Kind) {
 			return nil, false
 		}
 		n := *l
@@ -276,7 +281,7 @@ func convertLit(l *parser.Literal, t schema.DataType, loc *time.Location) (any, 
 		}
 		return n, nil
 	case schema.RootFloat, schema.RootDouble:
-		if l.Kind != parser.LitInt && l.Kind != parser.LitDecimal && l.Kind != parser.LitFloat {
+		if !isNumberLit(l.Kind) {
 			return nil, bad()
 		}
 		f, err := strconv.ParseFloat(l.Text, 64)
@@ -291,7 +296,7 @@ func convertLit(l *parser.Literal, t schema.DataType, loc *time.Location) (any, 
 		}
 		return f, nil
 	case schema.RootDecimal:
-		if l.Kind != parser.LitInt && l.Kind != parser.LitDecimal && l.Kind != parser.LitFloat && l.Kind != parser.LitString {
+		if !isNumberLit(l.Kind) && l.Kind != parser.LitString {
 			return nil, bad()
 		}
 		if _, ok := new(big.Rat).SetString(strings.TrimSpace(l.Text)); !ok {

@@ -417,11 +417,8 @@ func constTruth(e parser.Expr) (truth, ok bool) {
 
 // compareLiterals orders two numeric or two string literals.
 func compareLiterals(l, r *parser.Literal) (int, bool) {
-	numeric := func(k parser.LiteralKind) bool {
-		return k == parser.LitInt || k == parser.LitDecimal || k == parser.LitFloat
-	}
 	switch {
-	case numeric(l.Kind) && numeric(r.Kind):
+	case isNumberLit(l.Kind) && isNumberLit(r.Kind):
 		a, aok := new(big.Rat).SetString(l.Text)
 		b, bok := new(big.Rat).SetString(r.Text)
 		if !aok || !bok {
