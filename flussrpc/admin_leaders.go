@@ -53,18 +53,30 @@ const (
 	leaderWaitMax   = 500 * time.Millisecond
 )
 
-// waitForLeaders polls the metadata until every bucket of p has a leader
-// the client knows, or until ctx or the request timeout ends. The request
-// timeout bounds the wait even under a later deadline: leaders come within
-// a second or, the coordinator having missed the table, never; and a
-// caller across a network (a Flight SQL client) must get this error before
-// its own deadline cuts the call short without one.
-func (a *Admin) waitForLeaders(ctx context.Context, p PhysicalPath) error {
-	cancel := context.CancelFunc(func() {})
+// boundLeaderWait bounds a wait for leaders or pre-created partitions by
+// the request timeout, even under a later deadline: they come within a
+// second or, the coordinator having missed the table, never; and a caller
+// across a network (a Flight SQL client) must get ErrNoLeaders before its
+// own deadline cuts the call short without one. One bound covers the
+// whole wait of a table, its partitions included.
+func (a *Admin) boundLeaderWait(ctx context.Context) (context.Context, context.CancelFunc) {
 	if t := a.c.cfg.RequestTimeout; t > 0 {
-		ctx, cancel = context.WithTimeout(ctx, t)
+		return context.WithTimeout(ctx, t)
 	}
+	return ctx, func() {}
+}
+
+// waitForLeaders waits, within boundLeaderWait, until every bucket of p
+// has a leader the client knows.
+func (a *Admin) waitForLeaders(ctx context.Context, p PhysicalPath) error {
+	ctx, cancel := a.boundLeaderWait(ctx)
 	defer cancel()
+	return a.pollLeaders(ctx, p)
+}
+
+// pollLeaders polls the metadata until every bucket of p has a leader the
+// client knows, or fails wrapping ErrNoLeaders when ctx ends first.
+func (a *Admin) pollLeaders(ctx context.Context, p PhysicalPath) error {
 	start := time.Now()
 	delay := leaderWaitFirst
 	for {
@@ -123,17 +135,19 @@ func describePhys(p PhysicalPath) string {
 // table itself, or of each partition it has. An auto-partitioned table
 // gets its pre-created partitions from the coordinator right after its
 // creation, so the wait first lets them appear (a coordinator that missed
-// the table creates none).
+// the table creates none). The whole wait ends within boundLeaderWait.
 func (a *Admin) waitForTableLeaders(ctx context.Context, path TablePath, desc schema.TableDescriptor) error {
+	ctx, cancel := a.boundLeaderWait(ctx)
+	defer cancel()
 	if !desc.IsPartitioned() {
-		return a.waitForLeaders(ctx, PhysicalPath{TablePath: path})
+		return a.pollLeaders(ctx, PhysicalPath{TablePath: path})
 	}
-	parts, err := a.waitForPartitions(ctx, path, precreatedPartitions(desc))
+	parts, err := a.pollPartitions(ctx, path, precreatedPartitions(desc))
 	if err != nil {
 		return err
 	}
 	for _, pi := range parts {
-		if err := a.waitForLeaders(ctx, PhysicalPath{TablePath: path, Partition: pi.Name()}); err != nil {
+		if err := a.pollLeaders(ctx, PhysicalPath{TablePath: path, Partition: pi.Name()}); err != nil {
 			return err
 		}
 	}
@@ -160,12 +174,9 @@ func precreatedPartitions(desc schema.TableDescriptor) int {
 // schema.OptAutoPartitionPrecreate.
 const defaultPrecreatedPartitions = 2
 
-// waitForPartitions lists the partitions of a new table until there are
-// at least want of them, or fails wrapping ErrNoLeaders when ctx (bounded
-// by the request timeout) ends first.
-func (a *Admin) waitForPartitions(ctx context.Context, path TablePath, want int) ([]PartitionInfo, error) {
-	ctx, cancel := a.c.withTimeout(ctx)
-	defer cancel()
+// pollPartitions lists the partitions of a new table until there are at
+// least want of them, or fails wrapping ErrNoLeaders when ctx ends first.
+func (a *Admin) pollPartitions(ctx context.Context, path TablePath, want int) ([]PartitionInfo, error) {
 	start := time.Now()
 	delay := leaderWaitFirst
 	for {

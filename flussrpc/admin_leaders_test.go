@@ -77,6 +77,42 @@ func TestCreateTableWaitsForLeaders(t *testing.T) {
 			t.Fatalf("error = %v, want ErrNoLeaders after the request timeout", err)
 		}
 	})
+	t.Run("pre-created partitions never come, under a later deadline", func(t *testing.T) {
+		// A coordinator that missed an auto-partitioned table creates no
+		// partition: the wait for them, too, ends with the request
+		// timeout, not with the caller's deadline (a CI run once spent
+		// its test's whole context here).
+		f := newFakeCluster(t, 2, APIKeyCreateTable, APIKeyListPartitionInfos)
+		f.c.cfg.RequestTimeout = 500 * time.Millisecond
+		s, err := schema.NewSchema([]schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("p", schema.String())}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		auto := schema.TableDescriptor{Schema: s, PartitionKeys: []string{"p"}, BucketCount: new(2),
+			Properties: map[string]string{schema.OptAutoPartitionEnabled: "true", schema.OptAutoPartitionTimeUnit: "HOUR"}}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		done := make(chan error, 1)
+		go func() { done <- f.c.Admin().CreateTable(ctx, f.path, auto, false) }()
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrNoLeaders) || !strings.Contains(err.Error(), "0 of its 2 pre-created partitions") {
+					t.Fatalf("error = %v, want ErrNoLeaders for the missing partitions", err)
+				}
+				return
+			case r := <-f.Forwarded():
+				if APIKey(r.API) == APIKeyCreateTable {
+					r.Reply(&pb.CreateTableResponse{})
+				} else {
+					r.Reply(&pb.ListPartitionInfosResponse{})
+				}
+			case <-deadline:
+				t.Fatal("CreateTable still waits for the partitions long after the request timeout")
+			}
+		}
+	})
 	t.Run("NoLeaderWait", func(t *testing.T) {
 		f := newFakeCluster(t, 2, APIKeyCreateTable)
 		f.SetLeaderless(0, 1)
