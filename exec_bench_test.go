@@ -275,18 +275,27 @@ func BenchmarkAppendArrow(b *testing.B) {
 	})
 }
 
+// lookupKeys is how many rows the lookup benchmarks' table holds.
+const lookupKeys = 1000
+
+// newLookupEnv creates the table kv of lookupKeys rows (id, s) and returns
+// the query looking one up by id.
+func newLookupEnv(b *testing.B) (*benchEnv, string) {
+	e := newBenchEnv(b)
+	e.exec(b, "CREATE TABLE "+e.d+".kv (id BIGINT, s STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
+	e.exec(b, "INSERT INTO "+e.d+".kv VALUES "+valuesList(0, lookupKeys))
+	return e, "SELECT s FROM " + e.d + ".kv WHERE id = ?"
+}
+
 // BenchmarkLookup: a point lookup by primary key, one row per call, from 1
 // and from 64 goroutines: unprepared db.QueryRow, a prepared statement and
 // the native Lookuper, so that the driver's overhead reads off as the ratio
-// of their lookups/s, and (at c=1) as the difference of their p50-µs.
+// of their lookups/s (at c=1, BenchmarkLookupOverhead measures it better).
 //
 //	go test -run '^$' -bench 'Lookup$' -benchtime 20000x -count 3 .
 func BenchmarkLookup(b *testing.B) {
-	const keys = 1000
-	e := newBenchEnv(b)
-	e.exec(b, "CREATE TABLE "+e.d+".kv (id BIGINT, s STRING, PRIMARY KEY (id) NOT ENFORCED)"+withFormat())
-	e.exec(b, "INSERT INTO "+e.d+".kv VALUES "+valuesList(0, keys))
-	query := "SELECT s FROM " + e.d + ".kv WHERE id = ?"
+	const keys = lookupKeys
+	e, query := newLookupEnv(b)
 	e.db.SetMaxIdleConns(64)
 	for _, conc := range []int{1, 64} {
 		b.Run(fmt.Sprintf("sql-c%d", conc), func(b *testing.B) {
@@ -320,6 +329,75 @@ func BenchmarkLookup(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkLookupOverhead measures what database/sql and the driver add
+// to a native lookup at c=1. Timed apart, the two paths drift with the
+// machine by more than they differ; here each iteration times one of
+// each, in alternating order, and the median of the paired differences
+// is the figure ("added-µs").
+//
+//	go test -run '^$' -bench 'LookupOverhead' -benchtime 20000x -count 3 .
+func BenchmarkLookupOverhead(b *testing.B) {
+	const keys = lookupKeys
+	e, query := newLookupEnv(b)
+	lk, err := e.table(b, "kv").NewLookuper()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// With a context that can end, database/sql itself starts a goroutine
+	// per query to watch it; a background one shows the driver alone.
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+	}{{"background", context.Background()}, {"cancellable", cancelled}} {
+		b.Run(c.name, func(b *testing.B) {
+			native := func(i int) error {
+				_, _, err := lk.Lookup(c.ctx, []any{int64(i % keys)})
+				return err
+			}
+			viaSQL := func(i int) error {
+				var s string
+				return e.db.QueryRowContext(c.ctx, query, i%keys).Scan(&s)
+			}
+			pairedLatency(b, native, viaSQL)
+		})
+	}
+}
+
+// pairedLatency times base and other once each per iteration, in
+// alternating order, and reports the median of other's time less base's
+// ("added-µs") and base's median.
+func pairedLatency(b *testing.B, base, other func(i int) error) {
+	timed := func(f func(int) error, i int) time.Duration {
+		t0 := time.Now()
+		if err := f(i); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	for i := range 100 { // warm up both paths
+		timed(base, i)
+		timed(other, i)
+	}
+	diffs, bases := make([]time.Duration, b.N), make([]time.Duration, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		var x, y time.Duration
+		if i%2 == 0 {
+			x, y = timed(base, i), timed(other, i)
+		} else {
+			y, x = timed(other, i), timed(base, i)
+		}
+		diffs[i], bases[i] = y-x, x
+	}
+	b.StopTimer()
+	slices.Sort(diffs)
+	slices.Sort(bases)
+	b.ReportMetric(float64(diffs[len(diffs)/2].Nanoseconds())/1e3, "added-µs")
+	b.ReportMetric(float64(bases[len(bases)/2].Nanoseconds())/1e3, "base-p50-µs")
 }
 
 // runLookups calls lookup b.N times from conc goroutines and reports
