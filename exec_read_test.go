@@ -115,12 +115,18 @@ func TestReadPlans(t *testing.T) {
 	db := openDB(t, "")
 	d := uniqueDB(t, db)
 	mustExec(t, db, "CREATE TABLE "+d+".ev (id BIGINT, dt STRING, v INT) PARTITIONED BY (dt) WITH ('bucket.num' = '3', 'table.log.format' = '"+logFormat+"')")
+	// The partitions are added here, not by the INSERT, so that one the
+	// coordinator misses is added again (clustertest.ExecWithLeaders).
+	dts := []string{"a", "b", "c"}
+	for _, dt := range dts {
+		mustExec(t, db, "ALTER TABLE "+d+".ev ADD PARTITION (dt = '"+dt+"')")
+	}
 	var sb strings.Builder
 	for i := range 90 {
 		if i > 0 {
 			sb.WriteString(",")
 		}
-		fmt.Fprintf(&sb, "(%d, '%s', %d)", i, []string{"a", "b", "c"}[i%3], i%10)
+		fmt.Fprintf(&sb, "(%d, '%s', %d)", i, dts[i%3], i%10)
 	}
 	mustExec(t, db, "INSERT INTO "+d+".ev VALUES "+sb.String())
 

@@ -153,6 +153,7 @@ func TestAppendArrowRecords(t *testing.T) {
 		desc := schema.TableDescriptor{Schema: newSchema(t, pcols), BucketKeys: []string{"id"}, BucketCount: intPtr(4), PartitionKeys: []string{"p"}}
 		twin := wtTwinPlaces(t, c, db, desc, prows, false)
 		tbl := createTable(t, c, db, uniqueName("ak"), desc)
+		createRowPartitions(t, c, tbl, prows)
 		w, err := tbl.NewAppendWriter(flussrpc.AppendOptions{})
 		if err != nil {
 			t.Fatal(err)

@@ -62,31 +62,6 @@ func jpKeyTypes(t *testing.T) []jpKeyType {
 	}
 }
 
-// partitionSpecs lists the distinct partitions the keys (values of the
-// leading columns of cols) fall in; none when parts is empty.
-func partitionSpecs(parts []string, cols []schema.Column, keys [][]any) []map[string]string {
-	var specs []map[string]string
-	if len(parts) == 0 {
-		return nil
-	}
-	seen := map[string]bool{}
-	for _, k := range keys {
-		spec := map[string]string{}
-		for _, p := range parts {
-			for i, col := range cols[:len(k)] {
-				if col.Name == p {
-					spec[p] = fmt.Sprint(k[i])
-				}
-			}
-		}
-		if id := fmt.Sprint(spec); !seen[id] {
-			seen[id] = true
-			specs = append(specs, spec)
-		}
-	}
-	return specs
-}
-
 func jpDecU(t *testing.T, unscaled int64, p, s int) codec.Decimal {
 	d, err := codec.NewDecimal(unscaled, p, s)
 	if err != nil {
@@ -134,9 +109,7 @@ func TestJavaPeerBucketPlacement(t *testing.T) {
 			}
 			// Created here, not by the writers, so that a partition the
 			// coordinator misses is created again (createPartition).
-			for _, spec := range partitionSpecs(kt.parts, cols, keys) {
-				createPartition(t, c, tbl.Path(), spec)
-			}
+			createRowPartitions(t, c, tbl, keys)
 			jpWriteGo(t, tbl, goRows)
 			peer.Write(t, "upsert", db, tbl.Path().Table, cols, javaRows)
 

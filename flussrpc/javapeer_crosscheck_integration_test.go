@@ -219,6 +219,7 @@ func TestJavaPeerAllTypes(t *testing.T) {
 			}
 			t.Run("go_to_java", func(t *testing.T) {
 				tbl := createTable(t, c, db, kind.name+"_go", kind.descriptor(t))
+				createRowPartitions(t, c, tbl, rows)
 				jpWriteGo(t, tbl, rows)
 				jpCheckJavaReads(t, peer, db, tbl.Path().Table, kind, rows)
 			})
@@ -230,6 +231,7 @@ func TestJavaPeerAllTypes(t *testing.T) {
 					rows = append(rows, kind.keyed(i, vals))
 				}
 				tbl := createTable(t, c, db, kind.name+"_java", kind.descriptor(t))
+				createRowPartitions(t, c, tbl, rows)
 				how := "append"
 				if len(kind.pk) > 0 {
 					how = "upsert"

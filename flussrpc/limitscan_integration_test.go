@@ -105,9 +105,7 @@ func TestLimitScanPartitioned(t *testing.T) {
 	desc := schema.TableDescriptor{Schema: newSchema(t, cols, "p", "k"), PartitionKeys: []string{"p"}, BucketCount: intPtr(1)}
 	tbl := createTable(t, c, db, uniqueName("lsp"), desc)
 	ctx := testCtx(t)
-	if err := c.Admin().CreatePartition(ctx, tbl.Path(), map[string]string{"p": "x"}, false); err != nil {
-		t.Fatal(err)
-	}
+	createPartition(t, c, tbl.Path(), map[string]string{"p": "x"})
 	var rows [][]any
 	for i := 0; i < 3; i++ {
 		rows = append(rows, []any{"x", int32(i), fmt.Sprint(i)})

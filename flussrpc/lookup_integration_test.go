@@ -127,9 +127,7 @@ func TestLookupPartitioned(t *testing.T) {
 	tbl := createTable(t, c, db, uniqueName("lkp"), desc)
 	ctx := testCtx(t)
 	for _, r := range []string{"eu", "us"} {
-		if err := c.Admin().CreatePartition(ctx, tbl.Path(), map[string]string{"region": r}, false); err != nil {
-			t.Fatal(err)
-		}
+		createPartition(t, c, tbl.Path(), map[string]string{"region": r})
 	}
 	var rows [][]any
 	for i := 0; i < 20; i++ {
@@ -176,9 +174,7 @@ func TestPrefixLookup(t *testing.T) {
 	}
 	tbl := createTable(t, c, db, uniqueName("plk"), desc)
 	ctx := testCtx(t)
-	if err := c.Admin().CreatePartition(ctx, tbl.Path(), map[string]string{"dt": "2024"}, false); err != nil {
-		t.Fatal(err)
-	}
+	createPartition(t, c, tbl.Path(), map[string]string{"dt": "2024"})
 	var rows [][]any
 	want := map[int64][][]any{}
 	for u := int64(0); u < 10; u++ {

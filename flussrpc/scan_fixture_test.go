@@ -230,3 +230,35 @@ func createPartition(t *testing.T, c *flussrpc.Client, path flussrpc.TablePath, 
 		t.Fatalf("CreatePartition %s %v: %v", path, spec, err)
 	}
 }
+
+// createRowPartitions creates (createPartition) each partition the rows
+// of tbl fall in, so that a writer finds them instead of creating them
+// on the fly, where a partition the coordinator misses fails the test.
+// Rows may end after their last partition column; a table without
+// partitions gets none.
+func createRowPartitions(t *testing.T, c *flussrpc.Client, tbl *flussrpc.Table, rows [][]any) {
+	t.Helper()
+	d := tbl.Info().Descriptor
+	if !d.IsPartitioned() {
+		return
+	}
+	idx, err := d.PartitionKeyIndexes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		spec := make(map[string]string, len(idx))
+		for i, k := range idx {
+			v, err := codec.PartitionValueString(d.Schema.Columns[k].Type, r[k])
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec[d.PartitionKeys[i]] = v
+		}
+		if key := fmt.Sprint(spec); !seen[key] {
+			seen[key] = true
+			createPartition(t, c, tbl.Path(), spec)
+		}
+	}
+}

@@ -96,29 +96,8 @@ func wtTwinPlaces(t *testing.T, c *flussrpc.Client, db string, desc schema.Table
 	desc = desc.Clone()
 	delete(desc.Properties, schema.OptLogFormat)
 	twin := createTable(t, c, db, uniqueName("twin"), desc)
-	ctx := testCtx(t)
-	if desc.IsPartitioned() {
-		// pyfluss does not create partitions; make the ones the rows need.
-		d := twin.Info().Descriptor
-		idx, _ := d.PartitionKeyIndexes()
-		seen := map[string]bool{}
-		for _, r := range rows {
-			spec := map[string]string{}
-			for i, k := range idx {
-				v, err := codec.PartitionValueString(d.Schema.Columns[k].Type, r[k])
-				if err != nil {
-					t.Fatal(err)
-				}
-				spec[d.PartitionKeys[i]] = v
-			}
-			if key := fmt.Sprint(spec); !seen[key] {
-				seen[key] = true
-				if err := c.Admin().CreatePartition(ctx, twin.Path(), spec, true); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-	}
+	// pyfluss does not create partitions; make the ones the rows need.
+	createRowPartitions(t, c, twin, rows)
 	cmd := "append"
 	if upsert {
 		// Only the key decides the bucket; leave the other columns NULL

@@ -38,9 +38,13 @@ func TestWaitWithoutFlush(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			desc := schema.TableDescriptor{Schema: newSchema(t, cols, tc.pk...), PartitionKeys: tc.parts, BucketCount: intPtr(2)}
 			tbl := createTable(t, c, db, uniqueName("wait"), desc)
+			data := make([][]any, rows)
+			for i := range data {
+				data[i] = []any{int64(i), []string{"eu", "us"}[i%2]}
+			}
+			createRowPartitions(t, c, tbl, data)
 			write := wtWaitWriter(t, tbl, len(tc.pk) > 0, tc.delete)
-			for i := range rows {
-				row := []any{int64(i), []string{"eu", "us"}[i%2]}
+			for i, row := range data {
 				ctx, cancel := context.WithTimeout(context.Background(), wait)
 				res, err := write(ctx, row)
 				if err == nil {

@@ -3,6 +3,8 @@ package flussgorm_test
 import (
 	"reflect"
 	"testing"
+
+	"github.com/gofluss/fluss/internal/clustertest"
 )
 
 // DailySale is a partitioned primary-key table whose bucket key (shop) is
@@ -27,7 +29,8 @@ func TestPartitionedTable(t *testing.T) {
 	if err != nil || len(cts) != 5 {
 		t.Fatalf("ColumnTypes: %d, %v", len(cts), err)
 	}
-	if err := db.Exec("ALTER TABLE daily_sales ADD PARTITION (day = '2024-05-01')").Error; err != nil {
+	add := "ALTER TABLE daily_sales ADD PARTITION (day = '2024-05-01')"
+	if err := clustertest.ExecWithLeaders(t, add, func(q string) error { return db.Exec(q).Error }); err != nil {
 		t.Fatal(err)
 	}
 	rows := []DailySale{{"2024-05-01", 7, "apple", 3, "1.50"}, {"2024-05-01", 7, "pear", 1, "12345678.99"}, {"2024-05-01", 8, "fig", 2, "-0.01"}}
