@@ -25,9 +25,7 @@ func ids(us []User) []int64 {
 
 func TestCRUD(t *testing.T) {
 	db, _ := openGorm(t)
-	if err := db.AutoMigrate(&User{}); err != nil {
-		t.Fatal(err)
-	}
+	autoMigrate(t, db, &User{})
 	email := "ann@example.com"
 	born := time.Date(1990, 4, 5, 6, 7, 8, 9_000_000, time.UTC)
 	ann := User{ID: 1, Name: "ann", Email: &email, Age: 30, Balance: 12.5, Avatar: []byte{1, 2}, Active: true,
@@ -153,9 +151,7 @@ func TestCRUD(t *testing.T) {
 // Commit; a failed callback rolls back what is still queued.
 func TestTransactions(t *testing.T) {
 	db, _ := openGorm(t)
-	if err := db.AutoMigrate(&User{}); err != nil {
-		t.Fatal(err)
-	}
+	autoMigrate(t, db, &User{})
 	err := db.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(&User{ID: 10, Name: "t1"}).Error; err != nil {
 			return err
@@ -188,9 +184,7 @@ func TestTransactions(t *testing.T) {
 // client, and "the last n events" is ORDER BY ... DESC LIMIT n.
 func TestLogTable(t *testing.T) {
 	db, _ := openGorm(t)
-	if err := db.AutoMigrate(&Event{}); err != nil {
-		t.Fatal(err)
-	}
+	autoMigrate(t, db, &Event{})
 	at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	var evs []Event
 	for i := int64(1); i <= 6; i++ {
@@ -230,9 +224,7 @@ type Tag struct {
 // Create reads the values back; later writes keep them.
 func TestAutoIncrement(t *testing.T) {
 	db, _ := openGorm(t)
-	if err := db.AutoMigrate(&Tag{}); err != nil {
-		t.Fatal(err)
-	}
+	autoMigrate(t, db, &Tag{})
 	a := Tag{Name: "a", Note: "first"}
 	if err := db.Create(&a).Error; err != nil {
 		t.Fatal(err)
@@ -274,9 +266,7 @@ type Product struct {
 
 func TestSoftDelete(t *testing.T) {
 	db, name := openGorm(t)
-	if err := db.AutoMigrate(&Product{}); err != nil {
-		t.Fatal(err)
-	}
+	autoMigrate(t, db, &Product{})
 	ps := []Product{{Model: gorm.Model{ID: 1}, Code: "a", Price: 10}, {Model: gorm.Model{ID: 2}, Code: "b", Price: 20}}
 	if err := db.Create(&ps).Error; err != nil {
 		t.Fatal(err)

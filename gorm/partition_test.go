@@ -22,9 +22,7 @@ type DailySale struct {
 // lookup) and by full key.
 func TestPartitionedTable(t *testing.T) {
 	db, _ := openGorm(t)
-	if err := db.AutoMigrate(&DailySale{}); err != nil {
-		t.Fatal(err)
-	}
+	autoMigrate(t, db, &DailySale{})
 	cts, err := db.Migrator().ColumnTypes(&DailySale{})
 	if err != nil || len(cts) != 5 {
 		t.Fatalf("ColumnTypes: %d, %v", len(cts), err)
