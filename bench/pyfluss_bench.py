@@ -19,6 +19,9 @@ and scan-arrow). Row i is (i, "name-<i>", i * 0.5), as in every peer.
               batches undecoded (x-fluss-ipc-compression: zstd); BOOTSTRAP
               is then the server's URI (grpc://host:port)
   scan-adbc-decoded  scan-adbc without asking: the server decodes
+  scan-flight  scan-adbc-decoded read by pyarrow's own Flight client (Arrow
+              C++) instead of ADBC's driver (Go, arrow-go), which tells
+              the server's share of the ADBC time from the driver's
 
 Writes are timed from the first write to the return of flush() (every row
 acknowledged). Prints one JSON line: ops, seconds, p50_ms/p99_ms (lookups)
@@ -138,13 +141,52 @@ def scan_adbc(uri, db, table, rows, passthrough):
     return {"ops": t.num_rows, "seconds": seconds}
 
 
+def scan_flight(uri, db, table, rows):
+    import pyarrow.flight as flight
+
+    # pyarrow has no Flight SQL client: the query goes out as the Flight
+    # SQL command a client sends, an Any holding a CommandStatementQuery.
+    def field(number, data):
+        return varint(number << 3 | 2) + varint(len(data)) + data
+
+    query = field(1, ("SELECT * FROM %s.%s" % (db, table)).encode())
+    command = field(1, b"type.googleapis.com/arrow.flight.protocol.sql.CommandStatementQuery") + field(2, query)
+    client = flight.FlightClient(uri)
+    try:
+        # Untimed first call, as scan_adbc's: the channel is then up.
+        client.list_actions()
+        start = time.perf_counter()
+        info = client.get_flight_info(flight.FlightDescriptor.for_command(command))
+        n = 0
+        for ep in info.endpoints:
+            n += client.do_get(ep.ticket).read_all().num_rows
+        seconds = time.perf_counter() - start
+    finally:
+        client.close()
+    if n != rows:
+        raise RuntimeError("read %d rows through Flight, want %d" % (n, rows))
+    return {"ops": n, "seconds": seconds}
+
+
+def varint(n):
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
 async def main():
     if len(sys.argv) != 8:
         sys.exit(__doc__)
     mode, bootstrap, db, table = sys.argv[1:5]
     rows, conc, seconds = int(sys.argv[5]), int(sys.argv[6]), float(sys.argv[7])
-    if mode in ("scan-adbc", "scan-adbc-decoded"):
-        out = scan_adbc(bootstrap, db, table, rows, mode == "scan-adbc")
+    if mode in ("scan-adbc", "scan-adbc-decoded", "scan-flight"):
+        if mode == "scan-flight":
+            out = scan_flight(bootstrap, db, table, rows)
+        else:
+            out = scan_adbc(bootstrap, db, table, rows, mode == "scan-adbc")
         out["vmhwm_kib"] = vmhwm_kib()
         print(json.dumps(out))
         return

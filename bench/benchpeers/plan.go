@@ -43,7 +43,7 @@ const (
 type bcase struct {
 	group  string // the workload, as the table names it
 	peers  string // the group whose peers and ceiling this one is compared with
-	mode   string // append, upsert, lookup, scan-arrow, scan-adbc(-decoded), scan-rows, scan-sql
+	mode   string // append, upsert, lookup, scan-arrow, scan-adbc(-decoded), scan-flight, scan-rows, scan-sql
 	lang   string
 	client string // for Go: native, arrow, sql, prepared, ceiling
 	label  string
@@ -98,6 +98,7 @@ func cases(o options) []bcase {
 	add(arrowG, "", "scan-arrow", langPython, "", "pyfluss, to_arrow", 1)
 	add(arrowG, "", "scan-adbc", langPython, "", "Python ADBC via our Flight SQL server, zstd batches passed through", 1)
 	add(arrowG, "", "scan-adbc-decoded", langPython, "", "Python ADBC via our Flight SQL server, batches decoded by it", 1)
+	add(arrowG, "", "scan-flight", langPython, "", "Python pyarrow.flight (C++) via our Flight SQL server, batches decoded by it", 1)
 	add(rowsG, "", "scan-rows", langGo, "native", "ours, Poll", 1)
 	add(rowsG, "", "scan-rows", langJava, "", "Java client, poll loop", 1)
 	add("bounded scan "+n+" rows through database/sql", rowsG, "scan-sql", langGo, "sql", "ours, database/sql Rows", 1)
@@ -251,7 +252,7 @@ func newRound(ctx context.Context, c *flussrpc.Client, o options, round int, cs 
 			return nil, fmt.Errorf("filling the lookup table: %w", err)
 		}
 	}
-	if need["scan-arrow"] || need["scan-adbc"] || need["scan-adbc-decoded"] || need["scan-rows"] || need["scan-sql"] {
+	if need["scan-arrow"] || need["scan-adbc"] || need["scan-adbc-decoded"] || need["scan-flight"] || need["scan-rows"] || need["scan-sql"] {
 		rd.scan = "scan"
 		if err := fill(rd.scan, false); err != nil {
 			rd.drop()
@@ -371,7 +372,8 @@ func loadAverage() string {
 }
 
 // readsFlightSQL reports whether a mode reads through the Flight SQL
-// server (the ADBC scans, with and without pass-through).
+// server (the ADBC scans, with and without pass-through, and the C++
+// Flight client's).
 func readsFlightSQL(mode string) bool {
-	return mode == "scan-adbc" || mode == "scan-adbc-decoded"
+	return mode == "scan-adbc" || mode == "scan-adbc-decoded" || mode == "scan-flight"
 }
