@@ -43,7 +43,8 @@ func applyCreateOptions(opts []CreateOption) createOptions {
 
 // ErrNoLeaders is wrapped by the error of CreateTable or CreatePartition
 // when the table or partition was created but some bucket still had no
-// leader when the context (or the client's request timeout) ended.
+// leader (or an auto-partitioned table lacked its pre-created partitions)
+// when the client's request timeout, or the context if sooner, ended.
 var ErrNoLeaders = errors.New("exists without bucket leaders")
 
 // Pacing of the leader wait: quick at first (leaders are usually elected

@@ -25,10 +25,11 @@ type SchemaInfo struct {
 // existing table is not an error (ErrTableAlreadyExist otherwise).
 //
 // It returns once every bucket has a leader (of every partition, for a
-// partitioned table), so the table is usable at once; if that does not
-// happen before ctx ends (or the client's request timeout, when ctx has
-// no deadline), the error wraps ErrNoLeaders: the table exists, but needs
-// to be dropped and created again. NoLeaderWait skips the wait.
+// partitioned table: an auto-partitioned one first gets its pre-created
+// partitions), so the table is usable at once; if that does not happen
+// within the client's request timeout (or before ctx ends, if sooner),
+// the error wraps ErrNoLeaders: the table exists, but needs to be dropped
+// and created again. NoLeaderWait skips the wait.
 func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.TableDescriptor, ignoreIfExists bool, opts ...CreateOption) error {
 	js, err := json.Marshal(desc)
 	if err != nil {
