@@ -294,14 +294,13 @@ func newLookupEnv(b *testing.B) (*benchEnv, string) {
 //
 //	go test -run '^$' -bench 'Lookup$' -benchtime 20000x -count 3 .
 func BenchmarkLookup(b *testing.B) {
-	const keys = lookupKeys
 	e, query := newLookupEnv(b)
 	e.db.SetMaxIdleConns(64)
 	for _, conc := range []int{1, 64} {
 		b.Run(fmt.Sprintf("sql-c%d", conc), func(b *testing.B) {
 			runLookups(b, conc, func(i int) error {
 				var s string
-				return e.db.QueryRow(query, i%keys).Scan(&s)
+				return e.db.QueryRow(query, i%lookupKeys).Scan(&s)
 			})
 		})
 		b.Run(fmt.Sprintf("prepared-c%d", conc), func(b *testing.B) {
@@ -312,7 +311,7 @@ func BenchmarkLookup(b *testing.B) {
 			defer st.Close()
 			runLookups(b, conc, func(i int) error {
 				var s string
-				return st.QueryRow(i % keys).Scan(&s)
+				return st.QueryRow(i % lookupKeys).Scan(&s)
 			})
 		})
 		b.Run(fmt.Sprintf("native-c%d", conc), func(b *testing.B) {
@@ -322,8 +321,8 @@ func BenchmarkLookup(b *testing.B) {
 			}
 			ctx := context.Background()
 			runLookups(b, conc, func(i int) error {
-				if _, ok, err := lk.Lookup(ctx, []any{int64(i % keys)}); err != nil || !ok {
-					return fmt.Errorf("key %d: found %v, %v", i%keys, ok, err)
+				if _, ok, err := lk.Lookup(ctx, []any{int64(i % lookupKeys)}); err != nil || !ok {
+					return fmt.Errorf("key %d: found %v, %v", i%lookupKeys, ok, err)
 				}
 				return nil
 			})
@@ -339,7 +338,6 @@ func BenchmarkLookup(b *testing.B) {
 //
 //	go test -run '^$' -bench 'LookupOverhead' -benchtime 20000x -count 3 .
 func BenchmarkLookupOverhead(b *testing.B) {
-	const keys = lookupKeys
 	e, query := newLookupEnv(b)
 	lk, err := e.table(b, "kv").NewLookuper()
 	if err != nil {
@@ -355,12 +353,12 @@ func BenchmarkLookupOverhead(b *testing.B) {
 	}{{"background", context.Background()}, {"cancellable", cancelled}} {
 		b.Run(c.name, func(b *testing.B) {
 			native := func(i int) error {
-				_, _, err := lk.Lookup(c.ctx, []any{int64(i % keys)})
+				_, _, err := lk.Lookup(c.ctx, []any{int64(i % lookupKeys)})
 				return err
 			}
 			viaSQL := func(i int) error {
 				var s string
-				return e.db.QueryRowContext(c.ctx, query, i%keys).Scan(&s)
+				return e.db.QueryRowContext(c.ctx, query, i%lookupKeys).Scan(&s)
 			}
 			pairedLatency(b, native, viaSQL)
 		})

@@ -253,19 +253,8 @@ func (p *compiledPred) eval(row []any) (tri, error) {
 	if err != nil {
 		return triFalse, err
 	}
-	switch p.op {
-	case "=":
-		return triOf(c == 0), nil
-	case "<>":
-		return triOf(c != 0), nil
-	case "<":
-		return triOf(c < 0), nil
-	case "<=":
-		return triOf(c <= 0), nil
-	case ">":
-		return triOf(c > 0), nil
-	case ">=":
-		return triOf(c >= 0), nil
+	if holds, ok := planner.CompareHolds(p.op, c); ok {
+		return triOf(holds), nil
 	}
 	return triFalse, fmt.Errorf("fluss: predicate operator %q is not supported", p.op)
 }

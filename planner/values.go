@@ -397,20 +397,30 @@ func constTruth(e parser.Expr) (truth, ok bool) {
 		if !ok {
 			return false, false
 		}
-		switch x.Op {
-		case "=":
-			return cmp == 0, true
-		case "<>", "!=":
-			return cmp != 0, true
-		case "<":
-			return cmp < 0, true
-		case "<=":
-			return cmp <= 0, true
-		case ">":
-			return cmp > 0, true
-		case ">=":
-			return cmp >= 0, true
-		}
+		return CompareHolds(x.Op, cmp)
+	}
+	return false, false
+}
+
+// CompareHolds reports whether comparison operator op ("=", "<>" or
+// "!=", "<", "<=", ">", ">=") holds between two values that order as cmp
+// (negative, zero or positive, as from strings.Compare); ok is false for
+// any other operator. The planner folds constant comparisons with it and
+// the executor evaluates predicates with it.
+func CompareHolds(op string, cmp int) (holds, ok bool) {
+	switch op {
+	case "=":
+		return cmp == 0, true
+	case "<>", "!=":
+		return cmp != 0, true
+	case "<":
+		return cmp < 0, true
+	case "<=":
+		return cmp <= 0, true
+	case ">":
+		return cmp > 0, true
+	case ">=":
+		return cmp >= 0, true
 	}
 	return false, false
 }

@@ -228,9 +228,11 @@ func newRound(ctx context.Context, c *flussrpc.Client, o options, round int, cs 
 	if err := c.Admin().CreateDatabase(ctx, rd.db, schema.DatabaseDescriptor{}, false); err != nil {
 		return nil, err
 	}
+	// Every scan mode ("scan-...") reads the one scan table.
 	need := map[string]bool{}
 	for _, bc := range cs {
 		need[bc.mode] = true
+		need["scan"] = need["scan"] || strings.HasPrefix(bc.mode, "scan-")
 	}
 	fill := func(name string, pk bool) error {
 		if err := createTable(ctx, c, rd.db, name, pk); err != nil {
@@ -252,7 +254,7 @@ func newRound(ctx context.Context, c *flussrpc.Client, o options, round int, cs 
 			return nil, fmt.Errorf("filling the lookup table: %w", err)
 		}
 	}
-	if need["scan-arrow"] || need["scan-adbc"] || need["scan-adbc-decoded"] || need["scan-flight"] || need["scan-rows"] || need["scan-sql"] {
+	if need["scan"] {
 		rd.scan = "scan"
 		if err := fill(rd.scan, false); err != nil {
 			rd.drop()
