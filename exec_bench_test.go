@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofluss/fluss"
 	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/internal/paired"
 	"github.com/gofluss/fluss/internal/testkit"
 )
 
@@ -369,33 +370,17 @@ func BenchmarkLookupOverhead(b *testing.B) {
 // alternating order, and reports the median of other's time less base's
 // ("added-µs") and base's median.
 func pairedLatency(b *testing.B, base, other func(i int) error) {
-	timed := func(f func(int) error, i int) time.Duration {
-		t0 := time.Now()
-		if err := f(i); err != nil {
-			b.Fatal(err)
-		}
-		return time.Since(t0)
+	if _, err := paired.Run(func(i int) bool { return i < 100 }, base, other); err != nil { // warm up both paths
+		b.Fatal(err)
 	}
-	for i := range 100 { // warm up both paths
-		timed(base, i)
-		timed(other, i)
-	}
-	diffs, bases := make([]time.Duration, b.N), make([]time.Duration, b.N)
 	b.ResetTimer()
-	for i := range b.N {
-		var x, y time.Duration
-		if i%2 == 0 {
-			x, y = timed(base, i), timed(other, i)
-		} else {
-			y, x = timed(other, i), timed(base, i)
-		}
-		diffs[i], bases[i] = y-x, x
-	}
+	lat, err := paired.Run(func(i int) bool { return i < b.N }, base, other)
 	b.StopTimer()
-	slices.Sort(diffs)
-	slices.Sort(bases)
-	b.ReportMetric(float64(diffs[len(diffs)/2].Nanoseconds())/1e3, "added-µs")
-	b.ReportMetric(float64(bases[len(bases)/2].Nanoseconds())/1e3, "base-p50-µs")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(paired.Added(lat[0], lat[1]).Nanoseconds())/1e3, "added-µs")
+	b.ReportMetric(float64(paired.Median(lat[0]).Nanoseconds())/1e3, "base-p50-µs")
 }
 
 // runLookups calls lookup b.N times from conc goroutines and reports
