@@ -13,12 +13,13 @@ import (
 	"github.com/gofluss/fluss"
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
+	"github.com/gofluss/fluss/internal/paired"
 )
 
 // job is one workload run as the orchestrator hands it to a process.
 type job struct {
 	Mode      string // append, upsert, lookup, scan-arrow, scan-rows, scan-sql
-	Client    string // Go: native, arrow (appends), sql, prepared, ceiling
+	Client    string // Go: native, arrow (appends), sql, prepared, paired (lookups), ceiling
 	Bootstrap string
 	DB, Table string
 	Rows      int
@@ -43,6 +44,9 @@ func runOurs(ctx context.Context, j job) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
+	if j.Client == "paired" {
+		return runPaired(ctx, t, j)
+	}
 	switch j.Mode {
 	case "append", "upsert":
 		if j.Client == "arrow" {
@@ -54,14 +58,7 @@ func runOurs(ctx context.Context, j job) (result, error) {
 		if err != nil {
 			return result{}, err
 		}
-		return closedLoop(j.Conc, j.Duration, func(n int) error {
-			k := lookupKey(n, j.Rows)
-			r, found, err := lk.Lookup(ctx, []any{k})
-			if err == nil && (!found || r[0] != k) {
-				err = fmt.Errorf("lookup %d: found=%v row=%v", k, found, r)
-			}
-			return err
-		})
+		return closedLoop(j.Conc, j.Duration, nativeLookup(ctx, lk, j.Rows))
 	case "scan-arrow", "scan-rows":
 		return timeScan(ctx, t, j)
 	}
@@ -200,44 +197,80 @@ func scanResult(got, want int, start time.Time) (result, error) {
 	return result{Ops: int64(got), Seconds: time.Since(start).Seconds()}, nil
 }
 
-// runSQL runs the lookup and scan workloads through database/sql. The pool
-// keeps one idle connection per goroutine, so that a run measures the
-// driver, not the pool's reconnects.
-func runSQL(ctx context.Context, j job) (result, error) {
+// nativeLookup is one lookup of the run by the native Lookuper: the n-th
+// key, checked.
+func nativeLookup(ctx context.Context, lk *flussrpc.Lookuper, rows int) func(n int) error {
+	return func(n int) error {
+		k := lookupKey(n, rows)
+		r, found, err := lk.Lookup(ctx, []any{k})
+		if err == nil && (!found || r[0] != k) {
+			err = fmt.Errorf("lookup %d: found=%v row=%v", k, found, r)
+		}
+		return err
+	}
+}
+
+// openSQL opens the run's database through the driver. The pool keeps
+// one idle connection per goroutine, so that a run measures the driver,
+// not the pool's reconnects.
+func openSQL(ctx context.Context, j job) (*sql.DB, error) {
 	db, err := sql.Open(fluss.DriverName, "fluss://"+j.Bootstrap+"/"+j.DB)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxIdleConns(max(j.Conc, 2))
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// lookupQuery is the query of a lookup through database/sql.
+func lookupQuery(table string) string { return "SELECT id, name, v FROM " + table + " WHERE id = ?" }
+
+// sqlLookup is one lookup of the run by a database/sql query (ad hoc, or
+// prepared when st is not nil): the n-th key, checked.
+func sqlLookup(ctx context.Context, db *sql.DB, st *sql.Stmt, j job) func(n int) error {
+	q := lookupQuery(j.Table)
+	return func(n int) error {
+		k := lookupKey(n, j.Rows)
+		var row *sql.Row
+		if st != nil {
+			row = st.QueryRowContext(ctx, k)
+		} else {
+			row = db.QueryRowContext(ctx, q, k)
+		}
+		var id int64
+		var name string
+		var v float64
+		if err := row.Scan(&id, &name, &v); err != nil {
+			return fmt.Errorf("lookup %d: %w", k, err)
+		}
+		if id != k {
+			return fmt.Errorf("lookup %d returned id %d", k, id)
+		}
+		return nil
+	}
+}
+
+// runSQL runs the lookup and scan workloads through database/sql.
+func runSQL(ctx context.Context, j job) (result, error) {
+	db, err := openSQL(ctx, j)
 	if err != nil {
 		return result{}, err
 	}
 	defer db.Close()
-	db.SetMaxIdleConns(max(j.Conc, 2))
-	if err := db.PingContext(ctx); err != nil {
-		return result{}, err
-	}
 	switch j.Mode {
 	case "lookup":
-		q := "SELECT id, name, v FROM " + j.Table + " WHERE id = ?"
-		queryRow := db.QueryRowContext
+		var st *sql.Stmt
 		if j.Client == "prepared" {
-			st, err := db.PrepareContext(ctx, q)
-			if err != nil {
+			if st, err = db.PrepareContext(ctx, lookupQuery(j.Table)); err != nil {
 				return result{}, err
 			}
 			defer st.Close()
-			queryRow = func(ctx context.Context, _ string, args ...any) *sql.Row { return st.QueryRowContext(ctx, args...) }
 		}
-		return closedLoop(j.Conc, j.Duration, func(n int) error {
-			k := lookupKey(n, j.Rows)
-			var id int64
-			var name string
-			var v float64
-			if err := queryRow(ctx, q, k).Scan(&id, &name, &v); err != nil {
-				return fmt.Errorf("lookup %d: %w", k, err)
-			}
-			if id != k {
-				return fmt.Errorf("lookup %d returned id %d", k, id)
-			}
-			return nil
-		})
+		return closedLoop(j.Conc, j.Duration, sqlLookup(ctx, db, st, j))
 	case "scan-sql":
 		start := time.Now()
 		rs, err := db.QueryContext(ctx, "SELECT id, name, v FROM "+j.Table)
@@ -261,4 +294,43 @@ func runSQL(ctx context.Context, j job) (result, error) {
 		return scanResult(got, j.Rows, start)
 	}
 	return result{}, fmt.Errorf("mode %q has no database/sql run", j.Mode)
+}
+
+// runPaired runs, one at a time, a native lookup, a db.QueryRowContext
+// and a prepared stmt.QueryRowContext of the same key in turns (each
+// first in turn) for the run's duration, and returns the median of what
+// each database/sql lookup took beyond the native one of its turn, with
+// the native lookups' latencies. Runs of each alone, minutes apart, drift
+// with the server by more than the driver adds.
+func runPaired(ctx context.Context, t *flussrpc.Table, j job) (result, error) {
+	lk, err := t.NewLookuper()
+	if err != nil {
+		return result{}, err
+	}
+	db, err := openSQL(ctx, j)
+	if err != nil {
+		return result{}, err
+	}
+	defer db.Close()
+	st, err := db.PrepareContext(ctx, lookupQuery(j.Table))
+	if err != nil {
+		return result{}, err
+	}
+	defer st.Close()
+	fns := []func(int) error{nativeLookup(ctx, lk, j.Rows), sqlLookup(ctx, db, nil, j), sqlLookup(ctx, db, st, j)}
+	if _, err := paired.Run(func(i int) bool { return i < 100 }, fns...); err != nil { // warm up every path
+		return result{}, err
+	}
+	start := time.Now()
+	stop := start.Add(j.Duration)
+	lat, err := paired.Run(func(int) bool { return time.Now().Before(stop) }, fns...)
+	if err != nil {
+		return result{}, err
+	}
+	us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+	res := result{
+		Ops: int64(len(lat[0])), Seconds: time.Since(start).Seconds(),
+		AddedSQLus: us(paired.Added(lat[0], lat[1])), AddedPreparedus: us(paired.Added(lat[0], lat[2])),
+	}
+	return res.withLatencies(lat[0]), nil
 }

@@ -45,7 +45,7 @@ type bcase struct {
 	peers  string // the group whose peers and ceiling this one is compared with
 	mode   string // append, upsert, lookup, scan-arrow, scan-adbc(-decoded), scan-flight, scan-rows, scan-sql
 	lang   string
-	client string // for Go: native, arrow, sql, prepared, ceiling
+	client string // for Go: native, arrow, sql, prepared, paired, ceiling
 	label  string
 	conc   int
 }
@@ -57,6 +57,10 @@ func (c bcase) ours() bool {
 }
 
 func (c bcase) ceiling() bool { return c.client == "ceiling" }
+
+// paired reports whether c times database/sql lookups in turns with native
+// ones (runPaired): its figures are the time added, in a table of their own.
+func (c bcase) paired() bool { return c.client == "paired" }
 
 // cases lists every line of the table, in order.
 func cases(o options) []bcase {
@@ -90,6 +94,9 @@ func cases(o options) []bcase {
 		add(g, "", "lookup", langGo, "native", "ours, native Lookuper", c)
 		add(g, "", "lookup", langGo, "sql", "ours, db.QueryRow", c)
 		add(g, "", "lookup", langGo, "prepared", "ours, prepared stmt.QueryRow", c)
+		if c == 1 {
+			add(g, "", "lookup", langGo, "paired", "ours, native, db.QueryRow and prepared in turns", c)
+		}
 		add(g, "", "lookup", langJava, "", "Java client, batch-timeout 1 ms", c)
 		add(g, "", "lookup", langPython, "", "pyfluss", c)
 		add(g, "", "lookup", langGo, "ceiling", "server ceiling (replay)", c)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -42,6 +43,35 @@ func TestReportRatios(t *testing.T) {
 		if !strings.Contains(tbl, want) {
 			t.Errorf("report lacks %q:\n%s", want, tbl)
 		}
+	}
+}
+
+// TestReportPaired: the lookups timed in turns get a table of their own,
+// with the time each database/sql path added, and are neither a line nor a
+// peer of the main table.
+func TestReportPaired(t *testing.T) {
+	cs := []bcase{
+		{group: "lookup c=1", peers: "lookup c=1", mode: "lookup", lang: langGo, client: "native", label: "native"},
+		{group: "lookup c=1", peers: "lookup c=1", mode: "lookup", lang: langJava, label: "java"},
+		{group: "lookup c=1", peers: "lookup c=1", mode: "lookup", lang: langGo, client: "paired", label: "in turns"},
+	}
+	pairedRuns := []run{
+		{res: result{Ops: 9000, Seconds: 1, P50ms: 0.2, AddedSQLus: 5, AddedPreparedus: 7}},
+		{res: result{Ops: 9000, Seconds: 1, P50ms: 0.3, AddedSQLus: 3, AddedPreparedus: 9}},
+		{err: errors.New("lost")},
+	}
+	tbl := report(cs, [][]run{{{res: result{Ops: 100, Seconds: 1}}}, {{res: result{Ops: 50, Seconds: 1}}}, pairedRuns})
+	for _, want := range []string{
+		"| native | 100 | 100–100 |  | 2.00× |",
+		"| lookup c=1, in turns in one process | db.QueryRow | 4 | 3–5 | 0.25 |",
+		"| lookup c=1, in turns in one process | prepared stmt.QueryRow | 8 | 7–9 | 0.25 |",
+	} {
+		if !strings.Contains(tbl, want) {
+			t.Errorf("report lacks %q:\n%s", want, tbl)
+		}
+	}
+	if strings.Contains(tbl, "| in turns |") {
+		t.Errorf("the paired case is a line of the main table:\n%s", tbl)
 	}
 }
 

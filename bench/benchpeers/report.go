@@ -59,6 +59,7 @@ func report(cs []bcase, runs [][]run) string {
 	for i, c := range cs {
 		fs[i] = summarise(runs[i])
 		switch {
+		case c.paired():
 		case c.ceiling():
 			ceiling[c.group] = fs[i].median
 		case !c.ours():
@@ -69,6 +70,9 @@ func report(cs []bcase, runs [][]run) string {
 	b.WriteString("| Workload | Client | median /s | min–max /s | p50 / p99 ms | ÷ best peer | ÷ ceiling | peak RSS |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for i, c := range cs {
+		if c.paired() {
+			continue
+		}
 		f := fs[i]
 		rate, spread := "failed", ""
 		if f.ok > 0 {
@@ -87,6 +91,40 @@ func report(cs []bcase, runs [][]run) string {
 			ceil = ratio(f.median, ceiling[c.peers])
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %d MiB |\n", c.group, c.label, rate, spread, lat, peer, ceil, f.rssKiB>>10)
+	}
+	b.WriteString(pairedTable(cs, runs))
+	return b.String()
+}
+
+// pairedTable renders what database/sql and the driver add to a lookup,
+// timed in turns with native lookups in one process (runPaired): the
+// median over the rounds with its min–max, and the native lookups' p50.
+// Empty without such cases.
+func pairedTable(cs []bcase, runs [][]run) string {
+	var b strings.Builder
+	for i, c := range cs {
+		if !c.paired() {
+			continue
+		}
+		var viaSQL, prepared, p50 []float64
+		for _, r := range runs[i] {
+			if r.err == nil {
+				viaSQL, prepared, p50 = append(viaSQL, r.res.AddedSQLus), append(prepared, r.res.AddedPreparedus), append(p50, r.res.P50ms)
+			}
+		}
+		if b.Len() == 0 {
+			b.WriteString("\n| Workload | Added to a native lookup by | median µs | min–max µs | native p50 ms |\n|---|---|---|---|---|\n")
+		}
+		for _, a := range []struct {
+			by string
+			us []float64
+		}{{"db.QueryRow", viaSQL}, {"prepared stmt.QueryRow", prepared}} {
+			if len(a.us) == 0 {
+				fmt.Fprintf(&b, "| %s, in turns in one process | %s | failed |  |  |\n", c.group, a.by)
+				continue
+			}
+			fmt.Fprintf(&b, "| %s, in turns in one process | %s | %.3g | %.3g–%.3g | %.3g |\n", c.group, a.by, median(a.us), slices.Min(a.us), slices.Max(a.us), median(p50))
+		}
 	}
 	return b.String()
 }

@@ -19,6 +19,12 @@ type result struct {
 	Seconds float64 `json:"seconds"` // wall time of the measured part
 	P50ms   float64 `json:"p50_ms,omitempty"`
 	P99ms   float64 `json:"p99_ms,omitempty"`
+	// AddedSQLus and AddedPreparedus are, for the paired lookups (Go's
+	// runPaired), the median time in µs a db.QueryRowContext and a
+	// prepared stmt.QueryRowContext took beyond the native lookup of
+	// their turn.
+	AddedSQLus      float64 `json:"added_sql_us,omitempty"`
+	AddedPreparedus float64 `json:"added_prepared_us,omitempty"`
 	// VmHWMKiB is the process's peak RSS, read by the process itself from
 	// /proc/self/status just before it prints the line: the rusage of a
 	// child is no use here, because Linux carries the parent's peak into
