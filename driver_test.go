@@ -29,7 +29,7 @@ func openDB(t *testing.T, dsnSuffix string) *sql.DB {
 	return db
 }
 
-func ctxT(t *testing.T) context.Context { return testkit.Context(t) }
+func ctxT(t testing.TB) context.Context { return testkit.Context(t) }
 
 func uniqueDB(t *testing.T, db *sql.DB) string {
 	t.Helper()
@@ -39,7 +39,7 @@ func uniqueDB(t *testing.T, db *sql.DB) string {
 	return name
 }
 
-func mustExec(t *testing.T, db *sql.DB, query string, args ...any) sql.Result {
+func mustExec(t testing.TB, db *sql.DB, query string, args ...any) sql.Result {
 	t.Helper()
 	var res sql.Result
 	err := clustertest.ExecWithLeaders(t, query, func(q string) (err error) {

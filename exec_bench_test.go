@@ -59,9 +59,7 @@ func newBenchEnv(b *testing.B) *benchEnv {
 
 func (e *benchEnv) exec(b *testing.B, q string, args ...any) {
 	b.Helper()
-	if _, err := e.db.ExecContext(context.Background(), q, args...); err != nil {
-		b.Fatal(err)
-	}
+	mustExec(b, e.db, q, args...)
 }
 
 func (e *benchEnv) table(b *testing.B, name string) *flussrpc.Table {

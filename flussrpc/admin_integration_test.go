@@ -31,7 +31,7 @@ func newClient(t *testing.T, cfg flussrpc.Config) *flussrpc.Client {
 	return c
 }
 
-func testCtx(t *testing.T) context.Context { return testkit.Context(t) }
+func testCtx(t testing.TB) context.Context { return testkit.Context(t) }
 
 func uniqueName(prefix string) string { return testkit.UniqueName(prefix) }
 

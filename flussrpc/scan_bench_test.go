@@ -38,16 +38,7 @@ func benchEnv(b *testing.B) (*flussrpc.Client, string) {
 
 func benchTable(b *testing.B, c *flussrpc.Client, db string, desc schema.TableDescriptor) *flussrpc.Table {
 	b.Helper()
-	ctx := context.Background()
-	path := flussrpc.TablePath{Database: db, Table: uniqueName("t")}
-	if err := c.Admin().CreateTable(ctx, path, desc, false); err != nil {
-		b.Fatal(err)
-	}
-	tbl, err := c.OpenTable(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return tbl
+	return createTable(b, c, db, uniqueName("t"), desc)
 }
 
 func BenchmarkLookup(b *testing.B) {

@@ -178,7 +178,7 @@ func sameRowSet(t *testing.T, what string, got, want [][]any) {
 
 // mustCreate creates a table, again if a loaded coordinator created it
 // without leaders (clustertest.CreateWithLeaders), or fails the test.
-func mustCreate(t *testing.T, adm *flussrpc.Admin, path flussrpc.TablePath, desc schema.TableDescriptor) {
+func mustCreate(t testing.TB, adm *flussrpc.Admin, path flussrpc.TablePath, desc schema.TableDescriptor) {
 	t.Helper()
 	err := clustertest.CreateWithLeaders(t, func() error { return adm.CreateTable(testCtx(t), path, desc, false) },
 		func() error { return adm.DropTable(testCtx(t), path, true) })
@@ -188,7 +188,7 @@ func mustCreate(t *testing.T, adm *flussrpc.Admin, path flussrpc.TablePath, desc
 }
 
 // createTable creates a table (mustCreate) and opens it.
-func createTable(t *testing.T, c *flussrpc.Client, db, name string, desc schema.TableDescriptor) *flussrpc.Table {
+func createTable(t testing.TB, c *flussrpc.Client, db, name string, desc schema.TableDescriptor) *flussrpc.Table {
 	t.Helper()
 	path := flussrpc.TablePath{Database: db, Table: name}
 	mustCreate(t, c.Admin(), path, desc)

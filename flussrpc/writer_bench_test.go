@@ -10,7 +10,6 @@ import (
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
-	"github.com/gofluss/fluss/internal/clustertest"
 	"github.com/gofluss/fluss/internal/testkit"
 )
 
@@ -59,29 +58,11 @@ func wtBenchRows(n int) [][]any {
 	return rows
 }
 
+// wtBenchSetup creates the benchmark's table in a scratch database.
 func wtBenchSetup(b *testing.B, desc schema.TableDescriptor) *flussrpc.Table {
 	b.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := flussrpc.NewClient(ctx, flussrpc.Config{Bootstrap: []string{clustertest.Bootstrap(b)}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { c.Close() })
-	db := uniqueName("bench")
-	if err := c.Admin().CreateDatabase(ctx, db, schema.DatabaseDescriptor{}, false); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = c.Admin().DropDatabase(context.Background(), db, true, true) })
-	path := flussrpc.TablePath{Database: db, Table: "t"}
-	if err := c.Admin().CreateTable(ctx, path, desc, false); err != nil {
-		b.Fatal(err)
-	}
-	tbl, err := c.OpenTable(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return tbl
+	c, db := benchEnv(b)
+	return createTable(b, c, db, "t", desc)
 }
 
 var wtBenchData = wtBenchRows(1 << 16)
