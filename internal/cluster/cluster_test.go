@@ -103,6 +103,25 @@ func TestProcessState(t *testing.T) {
 	}
 }
 
+func TestProcessCPU(t *testing.T) {
+	for _, tc := range []struct {
+		stat string
+		want time.Duration
+		ok   bool
+	}{
+		{"7 (java (a) b) S 1 7 7 0 -1 4194560 900 0 3 0 250 50 0 0 20 0 40 0 99", 3 * time.Second, true},
+		{"7 (cat) R 1 7 7 0 -1 0 0 0 0 0 0 0 0", 0, true},
+		{"7 (cat) R 1 7 7 0 -1 0 0 0 0 0 12", 0, false}, // no stime
+		{"7 (cat) R 1 7 7 0 -1 0 0 0 0 0 x 1", 0, false},
+		{"no parenthesis", 0, false},
+	} {
+		got, ok := processCPU([]byte(tc.stat))
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("processCPU(%q) = %v, %v; want %v, %v", tc.stat, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
 func TestCountField(t *testing.T) {
 	var msg []byte
 	msg = protowire.AppendTag(msg, 1, protowire.BytesType)

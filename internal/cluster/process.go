@@ -148,3 +148,62 @@ func (c Config) logTails(lines int) string {
 }
 
 var errNotReady = errors.New("cluster: not ready")
+
+// clockTick is the unit of the CPU times in /proc/<pid>/stat (USER_HZ,
+// 100 on every Linux architecture Go runs the servers on).
+const clockTick = 10 * time.Millisecond
+
+// ServerCPU returns the CPU time (user and system) the cluster's running
+// servers have used since they started, to the 10 ms of the kernel's
+// accounting: the difference of two calls is what a workload between them
+// cost the servers.
+func (c Config) ServerCPU() (time.Duration, error) {
+	var sum time.Duration
+	for _, s := range c.servers() {
+		pid, ok := c.pidOf(s)
+		if !ok {
+			return 0, fmt.Errorf("cluster: %s is not running", s.name)
+		}
+		d, err := ProcessCPU(pid)
+		if err != nil {
+			return 0, fmt.Errorf("cluster: %s: %w", s.name, err)
+		}
+		sum += d
+	}
+	return sum, nil
+}
+
+// ProcessCPU returns the CPU time (user and system) process pid has used,
+// from /proc/<pid>/stat (Linux only), to the 10 ms of the kernel's
+// accounting.
+func ProcessCPU(pid int) (time.Duration, error) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	d, ok := processCPU(stat)
+	if !ok {
+		return 0, fmt.Errorf("unreadable /proc/%d/stat", pid)
+	}
+	return d, nil
+}
+
+// processCPU reads utime plus stime, the 12th and 13th fields after the
+// parenthesised command name (fields 14 and 15 of proc(5)), from
+// /proc/<pid>/stat.
+func processCPU(stat []byte) (time.Duration, bool) {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 13 {
+		return 0, false
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil || utime < 0 || stime < 0 {
+		return 0, false
+	}
+	return time.Duration(utime+stime) * clockTick, true
+}
