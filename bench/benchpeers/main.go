@@ -58,6 +58,7 @@ func main() {
 			os.Exit(2)
 		}
 		bootstrap = cfg.Bootstrap()
+		o.cluster = &cfg
 	}
 	o.bootstrap = bootstrap
 	if err := orchestrate(ctx, o); err != nil {

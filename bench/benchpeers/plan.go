@@ -16,6 +16,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/cluster"
 )
 
 type options struct {
@@ -30,6 +31,28 @@ type options struct {
 	// flightURI is the Flight SQL server the scan-adbc case reads
 	// through, started by orchestrate in this process.
 	flightURI string
+	// cluster is the local cluster, whose servers' CPU each case is
+	// charged with; nil when FLUSS_BOOTSTRAP names another one.
+	cluster *cluster.Config
+}
+
+// serverCPU returns the CPU time used so far by the cluster's servers and
+// this process, which runs the Flight SQL server and otherwise waits for
+// the case's process: the difference over a case is what it cost the
+// servers. false without a local cluster or where /proc cannot tell.
+func (o options) serverCPU() (time.Duration, bool) {
+	if o.cluster == nil {
+		return 0, false
+	}
+	fluss, err := o.cluster.ServerCPU()
+	if err != nil {
+		return 0, false
+	}
+	self, err := cluster.ProcessCPU(os.Getpid())
+	if err != nil {
+		return 0, false
+	}
+	return fluss + self, true
 }
 
 // Who runs a case.
@@ -126,6 +149,10 @@ type run struct {
 	res    result
 	rssKiB int64
 	err    error
+	// serverCPU is the CPU time the servers used during the case (see
+	// options.serverCPU), when serverCPUOK.
+	serverCPU   time.Duration
+	serverCPUOK bool
 }
 
 func orchestrate(ctx context.Context, o options) error {
@@ -165,7 +192,11 @@ func orchestrate(ctx context.Context, o options) error {
 			table, err := rd.tableFor(ctx, bc, i)
 			var r run
 			if err == nil {
+				cpu0, ok0 := o.serverCPU()
 				r = execCase(ctx, o, self, bc, rd.db, table)
+				if cpu1, ok1 := o.serverCPU(); ok0 && ok1 {
+					r.serverCPU, r.serverCPUOK = cpu1-cpu0, true
+				}
 			} else {
 				r.err = err
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRoundOrder(t *testing.T) {
@@ -72,6 +73,31 @@ func TestReportPaired(t *testing.T) {
 	}
 	if strings.Contains(tbl, "| in turns |") {
 		t.Errorf("the paired case is a line of the main table:\n%s", tbl)
+	}
+}
+
+// TestReportServerCPU: the servers' CPU per op is the median over the
+// rounds that measured it, and blank when none did.
+func TestReportServerCPU(t *testing.T) {
+	cs := []bcase{
+		{group: "g", peers: "g", mode: "lookup", lang: langGo, client: "native", label: "measured"},
+		{group: "g", peers: "g", mode: "lookup", lang: langJava, label: "unknown"},
+	}
+	measured := []run{
+		{res: result{Ops: 1000, Seconds: 1}, serverCPU: 3 * time.Millisecond, serverCPUOK: true},
+		{res: result{Ops: 1000, Seconds: 1}, serverCPU: 5 * time.Millisecond, serverCPUOK: true},
+		{res: result{Ops: 1000, Seconds: 1}}, // /proc could not tell
+	}
+	tbl := report(cs, [][]run{measured, {{res: result{Ops: 10, Seconds: 1}}}})
+	for _, want := range []string{"| measured | 1k | 1k–1k |  | 100.00× |  | 4 µs | 0 MiB |", "| unknown | 10 | 10–10 |  |  |  |  | 0 MiB |"} {
+		if !strings.Contains(tbl, want) {
+			t.Errorf("report lacks %q:\n%s", want, tbl)
+		}
+	}
+	for ns, want := range map[float64]string{0: "0 ns", 850: "850 ns", 12_340: "12.3 µs", 1_500_000: "1.5 ms"} {
+		if got := humanNs(ns); got != want {
+			t.Errorf("humanNs(%v) = %q, want %q", ns, got, want)
+		}
 	}
 }
 

@@ -12,12 +12,16 @@ type figures struct {
 	median, lo, hi float64 // rate
 	p50, p99       float64 // medians over the rounds, ms; 0 without latencies
 	rssKiB         int64   // largest over the rounds
-	ok, failed     int
+	// serverNs is the median over the rounds of the servers' CPU time per
+	// op (options.serverCPU), in ns, when serverOK.
+	serverNs   float64
+	serverOK   bool
+	ok, failed int
 }
 
 func summarise(rs []run) figures {
 	var f figures
-	var rates, p50s, p99s []float64
+	var rates, p50s, p99s, server []float64
 	for _, r := range rs {
 		f.rssKiB = max(f.rssKiB, r.rssKiB)
 		if r.err != nil {
@@ -26,6 +30,9 @@ func summarise(rs []run) figures {
 		}
 		f.ok++
 		rates = append(rates, r.res.rate())
+		if r.serverCPUOK && r.res.Ops > 0 {
+			server = append(server, float64(r.serverCPU.Nanoseconds())/float64(r.res.Ops))
+		}
 		if r.res.P50ms > 0 {
 			p50s = append(p50s, r.res.P50ms)
 			p99s = append(p99s, r.res.P99ms)
@@ -35,6 +42,7 @@ func summarise(rs []run) figures {
 		f.median, f.lo, f.hi = median(rates), slices.Min(rates), slices.Max(rates)
 	}
 	f.p50, f.p99 = median(p50s), median(p99s)
+	f.serverNs, f.serverOK = median(server), len(server) > 0
 	return f
 }
 
@@ -67,8 +75,8 @@ func report(cs []bcase, runs [][]run) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("| Workload | Client | median /s | min–max /s | p50 / p99 ms | ÷ best peer | ÷ ceiling | peak RSS |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| Workload | Client | median /s | min–max /s | p50 / p99 ms | ÷ best peer | ÷ ceiling | server CPU / op | peak RSS |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
 	for i, c := range cs {
 		if c.paired() {
 			continue
@@ -90,7 +98,11 @@ func report(cs []bcase, runs [][]run) string {
 			peer = ratio(f.median, bestPeer[c.peers])
 			ceil = ratio(f.median, ceiling[c.peers])
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %d MiB |\n", c.group, c.label, rate, spread, lat, peer, ceil, f.rssKiB>>10)
+		server := ""
+		if f.serverOK {
+			server = humanNs(f.serverNs)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d MiB |\n", c.group, c.label, rate, spread, lat, peer, ceil, server, f.rssKiB>>10)
 	}
 	b.WriteString(pairedTable(cs, runs))
 	return b.String()
@@ -134,6 +146,18 @@ func ratio(x, of float64) string {
 		return ""
 	}
 	return fmt.Sprintf("%.2f×", x/of)
+}
+
+// humanNs writes a time in ns with the unit that fits: 850 ns, 12.3 µs,
+// 1.5 ms.
+func humanNs(ns float64) string {
+	switch {
+	case ns >= 1e6:
+		return trimZeros(fmt.Sprintf("%.3g", ns/1e6)) + " ms"
+	case ns >= 1e3:
+		return trimZeros(fmt.Sprintf("%.3g", ns/1e3)) + " µs"
+	}
+	return trimZeros(fmt.Sprintf("%.3g", ns)) + " ns"
 }
 
 // humanCount writes 1234567 as 1.23M.
