@@ -95,14 +95,24 @@ func (c Config) isOurs(pid int) bool {
 	return bytes.Contains(cmdline, []byte(c.Dir))
 }
 
-// processState extracts the state letter from /proc/<pid>/stat, which
-// follows the parenthesised command name.
-func processState(stat []byte) byte {
+// statFields splits /proc/<pid>/stat after the parenthesised command name
+// (which may itself hold spaces and parentheses): the state, field 3 of
+// proc(5), comes first. nil when there is no command name.
+func statFields(stat []byte) []string {
 	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 || i+2 >= len(stat) {
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(stat[i+1:]))
+}
+
+// processState extracts the state letter from /proc/<pid>/stat.
+func processState(stat []byte) byte {
+	f := statFields(stat)
+	if len(f) == 0 {
 		return 0
 	}
-	return stat[i+2]
+	return f[0][0]
 }
 
 // stop sends SIGTERM (Fluss servers shut down gracefully on it), waits, and
@@ -188,15 +198,10 @@ func ProcessCPU(pid int) (time.Duration, error) {
 	return d, nil
 }
 
-// processCPU reads utime plus stime, the 12th and 13th fields after the
-// parenthesised command name (fields 14 and 15 of proc(5)), from
+// processCPU reads utime plus stime (fields 14 and 15 of proc(5)) from
 // /proc/<pid>/stat.
 func processCPU(stat []byte) (time.Duration, bool) {
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(string(stat[i+1:]))
+	f := statFields(stat)
 	if len(f) < 13 {
 		return 0, false
 	}
