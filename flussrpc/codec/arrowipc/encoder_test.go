@@ -59,13 +59,7 @@ func TestParallelCompressionSameBytes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for r := range rows {
-				for i := range cols {
-					if !equalValue(rows[r][i], got[r][i]) {
-						t.Fatalf("row %d column %s: got %#v, want %#v", r, cols[i].Name, got[r][i], rows[r][i])
-					}
-				}
-			}
+			sameRows(t, cols, got, rows)
 		})
 	}
 }

@@ -214,18 +214,25 @@ func TestRoundTripAllTypes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(got) != len(rows) {
-					t.Fatalf("%d rows, want %d", len(got), len(rows))
-				}
-				for r := range rows {
-					for i := range cols {
-						if !equalValue(rows[r][i], got[r][i]) {
-							t.Errorf("row %d column %s: got %#v, want %#v", r, cols[i].Name, got[r][i], rows[r][i])
-						}
-					}
-				}
+				sameRows(t, cols, got, rows)
 			}
 		})
+	}
+}
+
+// sameRows checks that got holds the rows of want, value by value
+// (equalValue), and names each value that differs.
+func sameRows(t *testing.T, cols []schema.Column, got, want [][]any) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for r := range want {
+		for i := range cols {
+			if !equalValue(want[r][i], got[r][i]) {
+				t.Errorf("row %d column %s: got %#v, want %#v", r, cols[i].Name, got[r][i], want[r][i])
+			}
+		}
 	}
 }
 
