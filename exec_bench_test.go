@@ -368,7 +368,7 @@ func BenchmarkLookupOverhead(b *testing.B) {
 // alternating order, and reports the median of other's time less base's
 // ("added-µs") and base's median.
 func pairedLatency(b *testing.B, base, other func(i int) error) {
-	if _, err := paired.Run(func(i int) bool { return i < 100 }, base, other); err != nil { // warm up both paths
+	if err := paired.WarmUp(base, other); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()

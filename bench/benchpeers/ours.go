@@ -318,7 +318,7 @@ func runPaired(ctx context.Context, t *flussrpc.Table, j job) (result, error) {
 	}
 	defer st.Close()
 	fns := []func(int) error{nativeLookup(ctx, lk, j.Rows), sqlLookup(ctx, db, nil, j), sqlLookup(ctx, db, st, j)}
-	if _, err := paired.Run(func(i int) bool { return i < 100 }, fns...); err != nil { // warm up every path
+	if err := paired.WarmUp(fns...); err != nil {
 		return result{}, err
 	}
 	start := time.Now()

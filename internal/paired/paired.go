@@ -32,6 +32,16 @@ func Run(more func(round int) bool, fns ...func(round int) error) (lat [][]time.
 	return lat, nil
 }
 
+// warmRounds is how many untimed rounds WarmUp runs.
+const warmRounds = 100
+
+// WarmUp runs fns in turns for a hundred rounds, untimed, so that none of
+// them pays alone for first calls (connections, plans, caches).
+func WarmUp(fns ...func(round int) error) error {
+	_, err := Run(func(i int) bool { return i < warmRounds }, fns...)
+	return err
+}
+
 // Added returns the median over the rounds of other's time less base's,
 // or 0 when there are none.
 func Added(base, other []time.Duration) time.Duration {

@@ -71,3 +71,11 @@ func TestMedianAndAdded(t *testing.T) {
 		t.Errorf("Added = %v, want 2", a)
 	}
 }
+
+func TestWarmUp(t *testing.T) {
+	calls := make([]int, 2)
+	err := WarmUp(func(int) error { calls[0]++; return nil }, func(int) error { calls[1]++; return nil })
+	if err != nil || calls[0] != warmRounds || calls[1] != warmRounds {
+		t.Fatalf("WarmUp: %v, calls %v, want %d each", err, calls, warmRounds)
+	}
+}
