@@ -43,7 +43,7 @@ func BenchmarkAppendArrow(b *testing.B) {
 		cols []schema.Column
 		rows [][]any
 	}{
-		{wtBenchColumns(), wtBenchData},
+		{wtBenchColumns(), wtBenchData()},
 		{narrowBenchColumns(), narrowBenchRows(1 << 17)},
 	}
 	for _, shape := range shapes {
