@@ -147,20 +147,27 @@ func TestReadFrameBounds(t *testing.T) {
 }
 
 func TestReadFrameGrowsWithData(t *testing.T) {
-	// A peer announcing 60 MiB but sending 10 bytes must not make us
-	// allocate 60 MiB.
-	in := make([]byte, 4+10)
-	binary.BigEndian.PutUint32(in, 60<<20)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	_, err := readFrame(bytes.NewReader(in), 1, DefaultMaxFrameSize)
-	runtime.ReadMemStats(&after)
-	if !errors.Is(err, io.ErrUnexpectedEOF) {
-		t.Fatalf("err = %v", err)
-	}
-	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 {
-		t.Fatalf("allocated %d bytes for a 10-byte frame body", grew)
+	// A peer announcing 60 MiB but sending less must not make us allocate
+	// 60 MiB: at most a chunk, or frameGrowth times what arrived.
+	for _, tt := range []struct {
+		sent, maxAlloc uint64
+	}{
+		{10, 4 << 20},
+		{1 << 20, 12 << 20},
+	} {
+		in := make([]byte, 4+tt.sent)
+		binary.BigEndian.PutUint32(in, 60<<20)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := readFrame(bytes.NewReader(in), 1, DefaultMaxFrameSize)
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("sent %d: err = %v", tt.sent, err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > tt.maxAlloc {
+			t.Fatalf("allocated %d bytes for a frame body of %d", grew, tt.sent)
+		}
 	}
 }
 
@@ -277,4 +284,28 @@ func FuzzParseResponse(f *testing.F) {
 			t.Fatalf("accepted response type %d", fr.typ)
 		}
 	})
+}
+
+// socketReader hands out at most 64 KiB per Read, as a socket does.
+type socketReader struct{ r *bytes.Reader }
+
+func (s socketReader) Read(p []byte) (int, error) {
+	return s.r.Read(p[:min(len(p), 64<<10)])
+}
+
+// BenchmarkReadPayload reads a 4 MiB response frame, the size of a fetch
+// response, through a bufio.Reader as the connection's read loop does.
+//
+//	go test -run '^$' -bench ReadPayload ./flussrpc
+func BenchmarkReadPayload(b *testing.B) {
+	payload := bytes.Repeat([]byte("fluss"), (4<<20)/5)
+	b.SetBytes(int64(len(payload)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := bufio.NewReaderSize(socketReader{bytes.NewReader(payload)}, 32<<10)
+		got, err := readPayload(r, len(payload))
+		if err != nil || len(got) != len(payload) {
+			b.Fatalf("read %d bytes, err %v", len(got), err)
+		}
+	}
 }
