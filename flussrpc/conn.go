@@ -460,6 +460,9 @@ func (c *conn) decodeResult(api APIKey, r result, resp proto.Message) error {
 	case r.typ == respError:
 		return decodeServerError(r.body, api, false)
 	}
+	if fr, ok := resp.(*pb.FetchLogResponse); ok && decodeFetchLog(r.body, fr) {
+		return nil
+	}
 	// AllowPartial: a reply lacking a required field is still usable (the
 	// field reads as zero); rejecting it would gain nothing.
 	if err := (proto.UnmarshalOptions{AllowPartial: true}).Unmarshal(r.body, resp); err != nil {
