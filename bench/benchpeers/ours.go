@@ -301,7 +301,8 @@ func runSQL(ctx context.Context, j job) (result, error) {
 // first in turn) for the run's duration, and returns the median of what
 // each database/sql lookup took beyond the native one of its turn, with
 // the native lookups' latencies. Runs of each alone, minutes apart, drift
-// with the server by more than the driver adds.
+// with the server by more than the driver adds. At concurrency it compares
+// rates instead (pairedRates).
 func runPaired(ctx context.Context, t *flussrpc.Table, j job) (result, error) {
 	lk, err := t.NewLookuper()
 	if err != nil {
@@ -321,6 +322,9 @@ func runPaired(ctx context.Context, t *flussrpc.Table, j job) (result, error) {
 	if err := paired.WarmUp(fns...); err != nil {
 		return result{}, err
 	}
+	if j.Conc > 1 {
+		return pairedRates(fns, j)
+	}
 	start := time.Now()
 	stop := start.Add(j.Duration)
 	lat, err := paired.Run(func(int) bool { return time.Now().Before(stop) }, fns...)
@@ -333,4 +337,39 @@ func runPaired(ctx context.Context, t *flussrpc.Table, j job) (result, error) {
 		AddedSQLus: us(paired.Added(lat[0], lat[1])), AddedPreparedus: us(paired.Added(lat[0], lat[2])),
 	}
 	return res.withLatencies(lat[0]), nil
+}
+
+// pairedRates is runPaired at concurrency, where the figure is the rate:
+// each path in turn (each first in turn) runs j.Conc goroutines for a
+// tenth of the run's duration, until each has had about the duration, and
+// each database/sql path's rate is divided by the native rate of its
+// round. The result holds the medians of those ratios.
+func pairedRates(fns []func(int) error, j job) (result, error) {
+	slice := max(j.Duration/10, 100*time.Millisecond)
+	rates := make([][]float64, len(fns))
+	var nativeOps int64
+	loops := make([]func(int) error, len(fns))
+	for k, f := range fns {
+		loops[k] = func(int) error {
+			r, err := closedLoop(j.Conc, slice, f)
+			rates[k] = append(rates[k], r.rate())
+			if k == 0 {
+				nativeOps += r.Ops
+			}
+			return err
+		}
+	}
+	start := time.Now()
+	stop := start.Add(time.Duration(len(fns)) * j.Duration)
+	if _, err := paired.Run(func(int) bool { return time.Now().Before(stop) }, loops...); err != nil {
+		return result{}, err
+	}
+	ratio := func(k int) float64 {
+		rs := make([]float64, len(rates[k]))
+		for i, r := range rates[k] {
+			rs[i] = r / rates[0][i]
+		}
+		return median(rs)
+	}
+	return result{Ops: nativeOps, Seconds: time.Since(start).Seconds(), RatioSQL: ratio(1), RatioPrepared: ratio(2)}, nil
 }

@@ -117,9 +117,7 @@ func cases(o options) []bcase {
 		add(g, "", "lookup", langGo, "native", "ours, native Lookuper", c)
 		add(g, "", "lookup", langGo, "sql", "ours, db.QueryRow", c)
 		add(g, "", "lookup", langGo, "prepared", "ours, prepared stmt.QueryRow", c)
-		if c == 1 {
-			add(g, "", "lookup", langGo, "paired", "ours, native, db.QueryRow and prepared in turns", c)
-		}
+		add(g, "", "lookup", langGo, "paired", "ours, native, db.QueryRow and prepared in turns", c)
 		add(g, "", "lookup", langJava, "", "Java client, batch-timeout 1 ms", c)
 		add(g, "", "lookup", langPython, "", "pyfluss", c)
 		add(g, "", "lookup", langGo, "ceiling", "server ceiling (replay)", c)

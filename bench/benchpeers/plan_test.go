@@ -76,6 +76,35 @@ func TestReportPaired(t *testing.T) {
 	}
 }
 
+// TestReportPairedRates: at concurrency the lookups in turns report each
+// database/sql path's rate over the native one, in a table after the c=1
+// one.
+func TestReportPairedRates(t *testing.T) {
+	cs := []bcase{
+		{group: "lookup c=64", peers: "lookup c=64", mode: "lookup", lang: langGo, client: "paired", label: "in turns", conc: 64},
+		{group: "lookup c=1", peers: "lookup c=1", mode: "lookup", lang: langGo, client: "paired", label: "in turns", conc: 1},
+	}
+	rates := []run{
+		{res: result{Ops: 9000, Seconds: 15, RatioSQL: 0.9, RatioPrepared: 0.8}},
+		{res: result{Ops: 9000, Seconds: 15, RatioSQL: 0.86, RatioPrepared: 0.84}},
+		{res: result{Ops: 9000, Seconds: 15, RatioSQL: 0.88, RatioPrepared: 0.7}},
+	}
+	added := []run{{res: result{Ops: 9000, Seconds: 5, P50ms: 0.2, AddedSQLus: 5, AddedPreparedus: 7}}}
+	tbl := report(cs, [][]run{rates, added})
+	for _, want := range []string{
+		"| lookup c=64, in turns in one process | db.QueryRow | 0.88× | 0.86×–0.90× |  |",
+		"| lookup c=64, in turns in one process | prepared stmt.QueryRow | 0.80× | 0.70×–0.84× |  |",
+		"| lookup c=1, in turns in one process | db.QueryRow | 5 | 5–5 | 0.2 |",
+	} {
+		if !strings.Contains(tbl, want) {
+			t.Errorf("report lacks %q:\n%s", want, tbl)
+		}
+	}
+	if strings.Index(tbl, "Added to a native lookup") > strings.Index(tbl, "÷ native, median") {
+		t.Errorf("the c=1 table should come first:\n%s", tbl)
+	}
+}
+
 // TestReportServerCPU: the servers' CPU per op is the median over the
 // rounds that measured it, and blank when none did.
 func TestReportServerCPU(t *testing.T) {

@@ -108,37 +108,50 @@ func report(cs []bcase, runs [][]run) string {
 	return b.String()
 }
 
-// pairedTable renders what database/sql and the driver add to a lookup,
-// timed in turns with native lookups in one process (runPaired): the
-// median over the rounds with its min–max, and the native lookups' p50.
-// Empty without such cases.
+// pairedTable renders the paired lookups (runPaired), timed in turns with
+// native lookups in one process: at c=1 what database/sql and the driver
+// add to a lookup, in µs, with the native lookups' p50; at concurrency
+// each database/sql path's rate over the native one's. Each figure is the
+// median over the rounds with its min–max. Empty without such cases.
 func pairedTable(cs []bcase, runs [][]run) string {
-	var b strings.Builder
+	var added, rates strings.Builder
 	for i, c := range cs {
 		if !c.paired() {
 			continue
 		}
+		b, unit, header := &added, "%.3g", "| Workload | Added to a native lookup by | median µs | min–max µs | native p50 ms |\n|---|---|---|---|---|\n"
+		if c.conc > 1 {
+			b, unit, header = &rates, "%.2f×", "| Workload | Lookups/s of | ÷ native, median | min–max | |\n|---|---|---|---|---|\n"
+		}
 		var viaSQL, prepared, p50 []float64
 		for _, r := range runs[i] {
-			if r.err == nil {
+			switch {
+			case r.err != nil:
+			case c.conc > 1:
+				viaSQL, prepared = append(viaSQL, r.res.RatioSQL), append(prepared, r.res.RatioPrepared)
+			default:
 				viaSQL, prepared, p50 = append(viaSQL, r.res.AddedSQLus), append(prepared, r.res.AddedPreparedus), append(p50, r.res.P50ms)
 			}
 		}
 		if b.Len() == 0 {
-			b.WriteString("\n| Workload | Added to a native lookup by | median µs | min–max µs | native p50 ms |\n|---|---|---|---|---|\n")
+			b.WriteString("\n" + header)
+		}
+		last := ""
+		if len(p50) > 0 {
+			last = fmt.Sprintf("%.3g", median(p50))
 		}
 		for _, a := range []struct {
 			by string
-			us []float64
+			xs []float64
 		}{{"db.QueryRow", viaSQL}, {"prepared stmt.QueryRow", prepared}} {
-			if len(a.us) == 0 {
-				fmt.Fprintf(&b, "| %s, in turns in one process | %s | failed |  |  |\n", c.group, a.by)
+			if len(a.xs) == 0 {
+				fmt.Fprintf(b, "| %s, in turns in one process | %s | failed |  |  |\n", c.group, a.by)
 				continue
 			}
-			fmt.Fprintf(&b, "| %s, in turns in one process | %s | %.3g | %.3g–%.3g | %.3g |\n", c.group, a.by, median(a.us), slices.Min(a.us), slices.Max(a.us), median(p50))
+			fmt.Fprintf(b, "| %s, in turns in one process | %s | "+unit+" | "+unit+"–"+unit+" | %s |\n", c.group, a.by, median(a.xs), slices.Min(a.xs), slices.Max(a.xs), last)
 		}
 	}
-	return b.String()
+	return added.String() + rates.String()
 }
 
 func ratio(x, of float64) string {

@@ -25,6 +25,11 @@ type result struct {
 	// their turn.
 	AddedSQLus      float64 `json:"added_sql_us,omitempty"`
 	AddedPreparedus float64 `json:"added_prepared_us,omitempty"`
+	// RatioSQL and RatioPrepared are, for the paired lookups at
+	// concurrency (pairedRates), the median over the turns of the
+	// db.QueryRowContext and the prepared rate divided by the native rate.
+	RatioSQL      float64 `json:"ratio_sql,omitempty"`
+	RatioPrepared float64 `json:"ratio_prepared,omitempty"`
 	// VmHWMKiB is the process's peak RSS, read by the process itself from
 	// /proc/self/status just before it prints the line: the rusage of a
 	// child is no use here, because Linux carries the parent's peak into
