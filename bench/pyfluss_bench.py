@@ -22,6 +22,9 @@ and scan-arrow). Row i is (i, "name-<i>", i * 0.5), as in every peer.
   scan-flight  scan-adbc-decoded read by pyarrow's own Flight client (Arrow
               C++) instead of ADBC's driver (Go, arrow-go), which tells
               the server's share of the ADBC time from the driver's
+  scan-adbc-memory  scan-adbc-decoded from benchpeers' in-memory Flight SQL
+              server, which holds the table's records already decoded:
+              the time of the client alone
 
 Writes are timed from the first write to the return of flush() (every row
 acknowledged). Prints one JSON line: ops, seconds, p50_ms/p99_ms (lookups)
@@ -121,7 +124,7 @@ async def scan_arrow(tbl, rows):
     return {"ops": t.num_rows, "seconds": time.perf_counter() - start}
 
 
-def scan_adbc(uri, db, table, rows, passthrough):
+def scan_adbc(uri, db, table, rows, passthrough, in_memory=False):
     import adbc_driver_flightsql.dbapi as flight_sql
 
     # With passthrough, ask for the ZSTD log batches as Fluss stored them:
@@ -130,8 +133,13 @@ def scan_adbc(uri, db, table, rows, passthrough):
     with flight_sql.connect(uri, db_kwargs=header, autocommit=True) as conn, conn.cursor() as cur:
         # Resolve the table first, untimed, as the pyfluss run's get_table
         # does: the clock then covers the scan, not the connection's first
-        # call (channel, handshake, session).
-        conn.adbc_get_table_schema(table, db_schema_filter=db)
+        # call (channel, handshake, session). The in-memory server has no
+        # catalog: a query of nothing makes the first call there.
+        if in_memory:
+            cur.execute("SELECT 0")
+            cur.fetch_arrow_table()
+        else:
+            conn.adbc_get_table_schema(table, db_schema_filter=db)
         start = time.perf_counter()
         cur.execute("SELECT * FROM %s.%s" % (db, table))
         t = cur.fetch_arrow_table()
@@ -182,11 +190,11 @@ async def main():
         sys.exit(__doc__)
     mode, bootstrap, db, table = sys.argv[1:5]
     rows, conc, seconds = int(sys.argv[5]), int(sys.argv[6]), float(sys.argv[7])
-    if mode in ("scan-adbc", "scan-adbc-decoded", "scan-flight"):
+    if mode in ("scan-adbc", "scan-adbc-decoded", "scan-flight", "scan-adbc-memory"):
         if mode == "scan-flight":
             out = scan_flight(bootstrap, db, table, rows)
         else:
-            out = scan_adbc(bootstrap, db, table, rows, mode == "scan-adbc")
+            out = scan_adbc(bootstrap, db, table, rows, mode == "scan-adbc", mode == "scan-adbc-memory")
         out["vmhwm_kib"] = vmhwm_kib()
         print(json.dumps(out))
         return

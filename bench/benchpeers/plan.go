@@ -31,6 +31,10 @@ type options struct {
 	// flightURI is the Flight SQL server the scan-adbc case reads
 	// through, started by orchestrate in this process.
 	flightURI string
+	// memFlight, at memURI, is the in-memory Flight SQL server of the
+	// scan-adbc-memory case, also started by orchestrate.
+	memFlight *memFlightSQL
+	memURI    string
 	// cluster is the local cluster, whose servers' CPU each case is
 	// charged with; nil when FLUSS_BOOTSTRAP names another one.
 	cluster *cluster.Config
@@ -66,7 +70,7 @@ const (
 type bcase struct {
 	group  string // the workload, as the table names it
 	peers  string // the group whose peers and ceiling this one is compared with
-	mode   string // append, upsert, lookup, scan-arrow, scan-adbc(-decoded), scan-flight, scan-rows, scan-sql
+	mode   string // append, upsert, lookup, scan-arrow, scan-adbc(-decoded, -memory), scan-flight, scan-rows, scan-sql
 	lang   string
 	client string // for Go: native, arrow, sql, prepared, paired, ceiling
 	label  string
@@ -80,6 +84,10 @@ func (c bcase) ours() bool {
 }
 
 func (c bcase) ceiling() bool { return c.client == "ceiling" }
+
+// reference reports whether c is shown for reference only, neither ours
+// nor a peer: Python's ADBC driver reading from memory (memFlightSQL).
+func (c bcase) reference() bool { return c.mode == "scan-adbc-memory" }
 
 // paired reports whether c times database/sql lookups in turns with native
 // ones (runPaired): its figures are the time added, in a table of their own.
@@ -127,6 +135,7 @@ func cases(o options) []bcase {
 	add(arrowG, "", "scan-adbc", langPython, "", "Python ADBC via our Flight SQL server, zstd batches passed through", 1)
 	add(arrowG, "", "scan-adbc-decoded", langPython, "", "Python ADBC via our Flight SQL server, batches decoded by it", 1)
 	add(arrowG, "", "scan-flight", langPython, "", "Python pyarrow.flight (C++) via our Flight SQL server, batches decoded by it", 1)
+	add(arrowG, "", "scan-adbc-memory", langPython, "", "Python ADBC from the same records in memory (the client alone, for reference)", 1)
 	add(rowsG, "", "scan-rows", langGo, "native", "ours, Poll", 1)
 	add(rowsG, "", "scan-rows", langJava, "", "Java client, poll loop", 1)
 	add("bounded scan "+n+" rows through database/sql", rowsG, "scan-sql", langGo, "sql", "ours, database/sql Rows", 1)
@@ -177,6 +186,14 @@ func orchestrate(ctx context.Context, o options) error {
 		}
 		defer stop()
 	}
+	if slices.ContainsFunc(cs, bcase.reference) {
+		m, uri, stop, err := startMemFlightSQL()
+		if err != nil {
+			return err
+		}
+		defer stop()
+		o.memFlight, o.memURI = m, uri
+	}
 	startLoad := loadAverage()
 	startCPU, startCPUOK := readCPUTimes()
 	runs := make([][]run, len(cs))
@@ -188,6 +205,9 @@ func orchestrate(ctx context.Context, o options) error {
 		for _, i := range roundOrder(cs, round) {
 			bc := cs[i]
 			table, err := rd.tableFor(ctx, bc, i)
+			if err == nil && bc.reference() {
+				err = o.memFlight.read(ctx, c, rd.db, table)
+			}
 			var r run
 			if err == nil {
 				cpu0, ok0 := o.serverCPU()
@@ -371,8 +391,11 @@ func execCase(ctx context.Context, o options, self string, bc bcase, db, table s
 		// Arrow in the Java client needs java.nio opened to it.
 		cmd = exec.CommandContext(ctx, "java", append([]string{"--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", o.javaCP, "io.github.gofluss.bench.Bench"}, args...)...)
 	case langPython:
-		if readsFlightSQL(bc.mode) {
+		switch {
+		case readsFlightSQL(bc.mode):
 			args[1] = o.flightURI
+		case bc.reference():
+			args[1] = o.memURI
 		}
 		cmd = exec.CommandContext(ctx, o.python, append([]string{"bench/pyfluss_bench.py"}, args...)...)
 	}

@@ -67,7 +67,7 @@ func report(cs []bcase, runs [][]run) string {
 	for i, c := range cs {
 		fs[i] = summarise(runs[i])
 		switch {
-		case c.paired():
+		case c.paired(), c.reference():
 		case c.ceiling():
 			ceiling[c.group] = fs[i].median
 		case !c.ours():
