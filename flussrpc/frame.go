@@ -41,11 +41,11 @@ const (
 	frameReadChunk = 64 << 10
 
 	// frameGrowth is the factor by which a frame's buffer grows once full.
-	// Each growth copies what arrived so far: doubling copied (and zeroed
-	// twice) as many bytes as a multi-megabyte fetch response carries,
-	// about 5% of a bounded scan's CPU; growing eightfold copies a seventh
-	// of them, while a peer that stops sending still holds at most eight
-	// times what it sent.
+	// Each growth copies what arrived so far: doubling copied as many bytes
+	// as a multi-megabyte fetch response carries, and allocated twice as
+	// many, about 5% of a bounded scan's CPU; growing eightfold copies a
+	// seventh of them, while a peer that stops sending still makes us
+	// allocate at most eight times what it sent.
 	frameGrowth = 8
 )
 
