@@ -53,14 +53,11 @@ func (m *memFlightSQL) read(ctx context.Context, c *flussrpc.Client, db, table s
 	if err != nil {
 		return err
 	}
-	sc, err := t.NewLogScanner(flussrpc.LogScanOptions{Bounded: true})
+	sc, err := openBoundedScan(ctx, t)
 	if err != nil {
 		return err
 	}
 	defer sc.Close()
-	if err := sc.SubscribeAll(ctx, flussrpc.ScanFromEarliest()); err != nil {
-		return err
-	}
 	var parts [][]arrow.RecordBatch
 	var schema *arrow.Schema
 	for {

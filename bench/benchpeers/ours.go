@@ -150,14 +150,11 @@ func timeWrites(ctx context.Context, n int, write func([]any) error, flush func(
 // record batches or as rows.
 func timeScan(ctx context.Context, t *flussrpc.Table, j job) (result, error) {
 	start := time.Now()
-	sc, err := t.NewLogScanner(flussrpc.LogScanOptions{Bounded: true})
+	sc, err := openBoundedScan(ctx, t)
 	if err != nil {
 		return result{}, err
 	}
 	defer sc.Close()
-	if err := sc.SubscribeAll(ctx, flussrpc.ScanFromEarliest()); err != nil {
-		return result{}, err
-	}
 	got, sum := 0, int64(0)
 	for {
 		if j.Mode == "scan-arrow" {
@@ -188,6 +185,20 @@ func timeScan(ctx context.Context, t *flussrpc.Table, j job) (result, error) {
 		return result{}, fmt.Errorf("ids sum to %d", sum)
 	}
 	return scanResult(got, j.Rows, start)
+}
+
+// openBoundedScan opens a bounded log scanner over every bucket of t from
+// the earliest offset.
+func openBoundedScan(ctx context.Context, t *flussrpc.Table) (*flussrpc.LogScanner, error) {
+	sc, err := t.NewLogScanner(flussrpc.LogScanOptions{Bounded: true})
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.SubscribeAll(ctx, flussrpc.ScanFromEarliest()); err != nil {
+		sc.Close()
+		return nil, err
+	}
+	return sc, nil
 }
 
 func scanResult(got, want int, start time.Time) (result, error) {
