@@ -3,6 +3,7 @@ package flussrpc_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -18,15 +19,28 @@ import (
 // right after a chosen write has been passed on to the server.
 type faultConn struct {
 	net.Conn
-	cutNext   atomic.Bool // close right after the next write
+	cutNext atomic.Bool // close right after the next write
+	cut     atomic.Bool // the cut write was made: nothing is read any more
+	// cutDelay (nanoseconds) passes between the cut write and the close,
+	// as when the writing goroutine is descheduled on a busy machine.
+	cutDelay  atomic.Int64
 	holdReads atomic.Bool
 	mu        sync.Mutex // serialises release
 	released  chan struct{}
 }
 
+// Write passes p on and, when armed, closes the connection after it. The
+// connection counts as cut before p leaves: on a busy machine this
+// goroutine may not run again until the server has answered and the
+// client's reader has the answer, which must be dropped all the same.
 func (f *faultConn) Write(p []byte) (int, error) {
+	cut := f.cutNext.Swap(false)
+	if cut {
+		f.cut.Store(true)
+	}
 	n, err := f.Conn.Write(p)
-	if f.cutNext.Swap(false) {
+	if cut {
+		time.Sleep(time.Duration(f.cutDelay.Load()))
 		f.Conn.Close()
 	}
 	return n, err
@@ -39,6 +53,9 @@ func (f *faultConn) Read(p []byte) (int, error) {
 	n, err := f.Conn.Read(p)
 	if f.holdReads.Load() {
 		<-f.released
+	}
+	if f.cut.Load() {
+		return 0, net.ErrClosed
 	}
 	return n, err
 }
@@ -139,6 +156,14 @@ func TestCancelledCallKeepsConnection(t *testing.T) {
 // request went out, the error must say the request may have been executed
 // (the database/sql layer must then not answer driver.ErrBadConn).
 func TestCutAfterSendIsNotSafeToRetry(t *testing.T) {
+	// With a delay before the close, the server's reply reaches the client
+	// before the connection is closed: it must be dropped all the same.
+	for _, delay := range []time.Duration{0, 50 * time.Millisecond} {
+		t.Run(fmt.Sprintf("close-after=%s", delay), func(t *testing.T) { testCutAfterSend(t, delay) })
+	}
+}
+
+func testCutAfterSend(t *testing.T, delay time.Duration) {
 	d := &faultDialer{}
 	c := newClient(t, flussrpc.Config{Conn: flussrpc.ConnConfig{Dialer: d.dial}})
 	adm := c.Admin()
@@ -148,6 +173,7 @@ func TestCutAfterSendIsNotSafeToRetry(t *testing.T) {
 	// reaches the server, its reply never comes back.
 	d.mu.Lock()
 	for _, fc := range d.conns {
+		fc.cutDelay.Store(int64(delay))
 		fc.cutNext.Store(true)
 	}
 	d.mu.Unlock()
