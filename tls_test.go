@@ -29,6 +29,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/internal/clustertest"
+	"github.com/gofluss/fluss/internal/testkit"
 )
 
 // Fluss 0.9 has no TLS listener, so these tests put a TLS-terminating
@@ -228,7 +229,7 @@ func proxyDialer(t *testing.T, proxies map[string]*tlsProxy) func(context.Contex
 func proxyCluster(t *testing.T, pki *testPKI, bootstrap string, conn flussrpc.ConnConfig) map[string]*tlsProxy {
 	t.Helper()
 	c := newTestClient(t, bootstrap, conn)
-	nodes, err := c.Admin().GetServerNodes(tlsTestCtx(t))
+	nodes, err := c.Admin().GetServerNodes(testkit.Context(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,18 +245,12 @@ func proxyCluster(t *testing.T, pki *testPKI, bootstrap string, conn flussrpc.Co
 
 func newTestClient(t *testing.T, bootstrap string, conn flussrpc.ConnConfig) *flussrpc.Client {
 	t.Helper()
-	c, err := flussrpc.NewClient(tlsTestCtx(t), flussrpc.Config{Bootstrap: []string{bootstrap}, Conn: conn})
+	c, err := flussrpc.NewClient(testkit.Context(t), flussrpc.Config{Bootstrap: []string{bootstrap}, Conn: conn})
 	if err != nil {
 		t.Fatalf("NewClient(%s): %v", bootstrap, err)
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
-}
-
-func tlsTestCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	return ctx
 }
 
 // TestTLSClientThroughProxies runs admin calls, a write and a read over
@@ -298,7 +293,7 @@ func TestTLSClientThroughProxies(t *testing.T) {
 // (tablet server) and scans the rows back.
 func writeAndReadBack(t *testing.T, c *flussrpc.Client) {
 	t.Helper()
-	ctx := tlsTestCtx(t)
+	ctx := testkit.Context(t)
 	adm := c.Admin()
 	db := "tls_" + strings.ToLower(rand.Text()[:10])
 	if err := adm.CreateDatabase(ctx, db, schema.DatabaseDescriptor{}, false); err != nil {
@@ -316,7 +311,11 @@ func writeAndReadBack(t *testing.T, c *flussrpc.Client) {
 		t.Fatal(err)
 	}
 	path := flussrpc.TablePath{Database: db, Table: "t"}
-	if err := adm.CreateTable(ctx, path, schema.TableDescriptor{Schema: s}, false); err != nil {
+	// As every test does: a 0.9.1 coordinator under load can miss a new table.
+	err = clustertest.CreateWithLeaders(t,
+		func() error { return adm.CreateTable(ctx, path, schema.TableDescriptor{Schema: s}, false) },
+		func() error { return adm.DropTable(ctx, path, true) })
+	if err != nil {
 		t.Fatal(err)
 	}
 	tbl, err := c.OpenTable(ctx, path)
@@ -424,7 +423,7 @@ func TestTLSDriverDSN(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := tc.proxy.handshakes.Load()
-			if err := connectDSN(tlsTestCtx(t), tc.dsn); err != nil {
+			if err := connectDSN(testkit.Context(t), tc.dsn); err != nil {
 				t.Fatal(err)
 			}
 			if tc.proxy.handshakes.Load() == before {
@@ -433,7 +432,7 @@ func TestTLSDriverDSN(t *testing.T) {
 		})
 	}
 	t.Run("sasl wrong password", func(t *testing.T) {
-		err := connectDSN(tlsTestCtx(t), "fluss://"+clustertest.SASLUser+":NotTheSecret9@"+sasl.addr+"/?tls="+name)
+		err := connectDSN(testkit.Context(t), "fluss://"+clustertest.SASLUser+":NotTheSecret9@"+sasl.addr+"/?tls="+name)
 		if !errors.Is(err, flussrpc.ErrAuthenticate) || strings.Contains(err.Error(), "NotTheSecret9") {
 			t.Fatalf("err = %v, want AUTHENTICATE_EXCEPTION without the password", err)
 		}
@@ -458,7 +457,7 @@ func TestTLSDriverRoundTrip(t *testing.T) {
 	}
 	db := sql.OpenDB(connector)
 	defer db.Close()
-	ctx := tlsTestCtx(t)
+	ctx := testkit.Context(t)
 	name := "tls_" + strings.ToLower(rand.Text()[:10])
 	for _, q := range []string{
 		"CREATE DATABASE " + name,
@@ -467,7 +466,11 @@ func TestTLSDriverRoundTrip(t *testing.T) {
 		"INSERT INTO " + name + ".kv VALUES (1, 'one'), (2, 'two')",
 		"INSERT INTO " + name + ".log VALUES (3, 'three')",
 	} {
-		if _, err := db.ExecContext(ctx, q); err != nil {
+		err := clustertest.ExecWithLeaders(t, q, func(q string) error {
+			_, err := db.ExecContext(ctx, q)
+			return err
+		})
+		if err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
@@ -503,7 +506,7 @@ func TestTLSDriverVerificationFails(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := tlsTestCtx(t)
+			ctx := testkit.Context(t)
 			err := connectDSN(ctx, "fluss://"+proxy.addr+"/?"+tc.query)
 			if !tc.is(err) || ctx.Err() != nil {
 				t.Fatalf("err = %v, want the x509 failure itself", err)
