@@ -68,7 +68,7 @@ func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
 		calls = append(calls, c)
 		go d.submit(c)
 	}
-	time.Sleep(100 * time.Millisecond)
+	waitPending(t, d, len(calls))
 	f.ExpectNone(50 * time.Millisecond) // nothing more while the first is in flight
 	if n := lookupReply(t, r, 0); n != 1 {
 		t.Fatalf("first request carried %d keys", n)
@@ -91,6 +91,26 @@ func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
 		}
 	}
 	f.ExpectNone(50 * time.Millisecond)
+}
+
+// waitPending waits until n lookups are queued in d: they are submitted
+// from goroutines, which a busy machine may start late.
+func waitPending(t *testing.T, d *lookupDispatcher, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		d.mu.Lock()
+		queued := 0
+		for _, q := range d.queues {
+			queued += len(q.pending)
+		}
+		d.mu.Unlock()
+		if queued == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d lookups queued, want %d", queued, n)
+		}
+	}
 }
 
 // Retriable per-bucket errors are retried after refreshing the route;
