@@ -36,18 +36,13 @@ func benchEnv(b *testing.B) (*flussrpc.Client, string) {
 	return c, db
 }
 
-func benchTable(b *testing.B, c *flussrpc.Client, db string, desc schema.TableDescriptor) *flussrpc.Table {
-	b.Helper()
-	return createTable(b, c, db, uniqueName("t"), desc)
-}
-
 func BenchmarkLookup(b *testing.B) {
 	c, db := benchEnv(b)
 	s, err := schema.NewSchema([]schema.Column{schema.NewColumn("k", schema.Int()), schema.NewColumn("v", schema.String()), schema.NewColumn("n", schema.BigInt())}, []string{"k"}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	tbl := benchTable(b, c, db, schema.TableDescriptor{Schema: s, BucketCount: intPtr(4)})
+	tbl := createTable(b, c, db, uniqueName("t"), schema.TableDescriptor{Schema: s, BucketCount: intPtr(4)})
 	const keys = 20000
 	ctx := context.Background()
 	for from := 0; from < keys; from += 5000 {
@@ -119,7 +114,7 @@ func BenchmarkLookupInsertIfNotExists(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tbl := benchTable(b, c, db, schema.TableDescriptor{Schema: s, BucketCount: intPtr(4)})
+	tbl := createTable(b, c, db, uniqueName("t"), schema.TableDescriptor{Schema: s, BucketCount: intPtr(4)})
 	lk, err := tbl.NewLookuper(flussrpc.LookupOptions{InsertIfNotExists: true})
 	if err != nil {
 		b.Fatal(err)
@@ -169,7 +164,7 @@ func BenchmarkScan(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		tbl := benchTable(b, c, db, schema.TableDescriptor{Schema: s, BucketCount: intPtr(buckets), Properties: map[string]string{schema.OptLogFormat: format}})
+		tbl := createTable(b, c, db, uniqueName("t"), schema.TableDescriptor{Schema: s, BucketCount: intPtr(buckets), Properties: map[string]string{schema.OptLogFormat: format}})
 		enc, err := scanEncoderFor(tbl)
 		if err != nil {
 			b.Fatal(err)
