@@ -337,7 +337,7 @@ func (c *conn) startVersion(ctx context.Context, api APIKey, version int16, req 
 }
 
 // send acquires the write slot, registers a waiter and writes the frame.
-func (c *conn) send(ctx context.Context, api APIKey, frame []byte) (*waiter, error) {
+func (c *conn) send(ctx context.Context, api APIKey, frame requestFrame) (*waiter, error) {
 	select {
 	case c.writeSlot <- struct{}{}:
 	case <-ctx.Done():
@@ -381,16 +381,27 @@ func (c *conn) send(ctx context.Context, api APIKey, frame []byte) (*waiter, err
 	return nil, &TransportError{Addr: c.addr, Op: "write", MaybeSent: n > 0, Err: cause}
 }
 
-// write writes the whole frame in one Write call. If ctx ends meanwhile, a
-// past write deadline interrupts the blocked Write; the deadline is reset
-// afterwards so the connection can continue when nothing was written.
-func (c *conn) write(ctx context.Context, frame []byte) (int, error) {
+// write writes the whole frame: a frame of one part in one Write call,
+// one of several through net.Buffers, a single writev on a TCP connection.
+// If ctx ends meanwhile, a past write deadline interrupts the blocked
+// write; the deadline is reset afterwards so the connection can continue
+// when nothing was written.
+func (c *conn) write(ctx context.Context, frame requestFrame) (int64, error) {
 	fired := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
 		_ = c.nc.SetWriteDeadline(time.Unix(1, 0))
 		close(fired)
 	})
-	n, err := c.nc.Write(frame)
+	var n int64
+	var err error
+	if len(frame) == 1 {
+		var m int
+		m, err = c.nc.Write(frame[0])
+		n = int64(m)
+	} else {
+		parts := net.Buffers(frame) // spent by WriteTo, as frame is after the write
+		n, err = parts.WriteTo(c.nc)
+	}
 	if !stop() {
 		<-fired
 		_ = c.nc.SetWriteDeadline(time.Time{})

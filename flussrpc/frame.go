@@ -62,17 +62,34 @@ const (
 // be trusted after one, because frame boundaries are lost.
 var errFrame = errors.New("flussrpc: malformed frame")
 
-// encodeRequest marshals req into a complete request frame. proto.Marshal
+// requestFrame is an encoded request frame: the concatenation of its
+// parts. The first part starts with the frame header; write requests
+// reference their record batches as further parts (encodeRecordsRequest).
+type requestFrame [][]byte
+
+// size is the frame's length in bytes, its length field included.
+func (f requestFrame) size() int {
+	n := 0
+	for _, p := range f {
+		n += len(p)
+	}
+	return n
+}
+
+// encodeRequest encodes req into a complete request frame. proto.Marshal
 // enforces proto2 required fields, which is essential: the server drops an
 // unparsable request without answering, so a missing field would otherwise
 // surface as a hang. The request id is patched in later by setRequestID,
 // because it is only assigned once the write lock is held.
-func encodeRequest(api APIKey, version int16, req proto.Message, maxSize int) ([]byte, error) {
+func encodeRequest(api APIKey, version int16, req proto.Message, maxSize int) (requestFrame, error) {
+	if frame, ok, err := encodeRecordsRequest(api, version, req, maxSize); ok {
+		return frame, err
+	}
 	opts := proto.MarshalOptions{}
 	size := opts.Size(req)
 	total := lengthFieldSize + requestHeaderSize + size
 	if size < 0 || total > maxSize || total-lengthFieldSize > math.MaxInt32 {
-		return nil, fmt.Errorf("flussrpc: %s request of %d bytes exceeds the %d byte limit", api, total, maxSize)
+		return nil, requestTooLarge(api, total, maxSize)
 	}
 	buf := make([]byte, lengthFieldSize+requestHeaderSize, total)
 	binary.BigEndian.PutUint16(buf[4:], uint16(api))
@@ -82,12 +99,16 @@ func encodeRequest(api APIKey, version int16, req proto.Message, maxSize int) ([
 		return nil, fmt.Errorf("flussrpc: encode %s request: %w", api, err)
 	}
 	binary.BigEndian.PutUint32(buf[0:], uint32(len(buf)-lengthFieldSize))
-	return buf, nil
+	return requestFrame{buf}, nil
+}
+
+func requestTooLarge(api APIKey, total, maxSize int) error {
+	return fmt.Errorf("flussrpc: %s request of %d bytes exceeds the %d byte limit", api, total, maxSize)
 }
 
 // setRequestID writes the request id into an encoded request frame.
-func setRequestID(frame []byte, id int32) {
-	binary.BigEndian.PutUint32(frame[8:], uint32(id))
+func setRequestID(frame requestFrame, id int32) {
+	binary.BigEndian.PutUint32(frame[0][8:], uint32(id))
 }
 
 // readFrame reads one length-prefixed frame and returns the bytes after the

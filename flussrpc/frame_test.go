@@ -51,18 +51,19 @@ func TestEncodeRequestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	setRequestID(frame, 7)
-	if want := readHexFixture(t, "api_versions_request.hex"); !bytes.Equal(frame, want) {
+	if want := readHexFixture(t, "api_versions_request.hex"); !bytes.Equal(bytes.Join(frame, nil), want) {
 		t.Fatalf("frame\n got %x\nwant %x", frame, want)
 	}
 }
 
 func TestEncodeRequestHeader(t *testing.T) {
-	frame, err := encodeRequest(APIKeyPutKV, 1, &pb.GetTableSchemaRequest{TablePath: &pb.PbTablePath{
+	parts, err := encodeRequest(APIKeyPutKV, 1, &pb.GetTableSchemaRequest{TablePath: &pb.PbTablePath{
 		DatabaseName: proto.String("d"), TableName: proto.String("t")}}, DefaultMaxRequestSize)
 	if err != nil {
 		t.Fatal(err)
 	}
-	setRequestID(frame, -2)
+	setRequestID(parts, -2)
+	frame := bytes.Join(parts, nil)
 	if got := int(binary.BigEndian.Uint32(frame)); got != len(frame)-4 {
 		t.Errorf("length %d, want %d", got, len(frame)-4)
 	}
