@@ -200,7 +200,8 @@ BENCH_JAVA_CP = $(BENCH_JAVA)/target/bench.classpath
 
 bench-peers: peers $(BENCH_JAVA_CP)
 	@FLUSS_SASL=1 $(CLUSTER) up
-	$(INTEGRATION) $(GO) run ./bench/benchpeers -rows $(ROWS) -rounds $(ROUNDS) -lookup-time $(LOOKUP_TIME) -only '$(ONLY)' \
+	$(GO) build -o .bin/benchpeers-ours ./bench/ours
+	$(INTEGRATION) $(GO) run ./bench/benchpeers -ours .bin/benchpeers-ours -rows $(ROWS) -rounds $(ROUNDS) -lookup-time $(LOOKUP_TIME) -only '$(ONLY)' \
 	  -python $(CURDIR)/$(PEER_PY) -java "$(CURDIR)/$(BENCH_JAVA)/target/classes:$$(cat $(BENCH_JAVA_CP))"
 
 $(BENCH_JAVA_CP): $(BENCH_JAVA)/pom.xml $(wildcard $(BENCH_JAVA)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go

@@ -13,6 +13,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/gofluss/fluss/bench/internal/workload"
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
@@ -60,20 +61,20 @@ type batch struct {
 	rows int
 }
 
-func runCeiling(ctx context.Context, j job) (result, error) {
+func runCeiling(ctx context.Context, j workload.Job) (workload.Result, error) {
 	c, err := flussrpc.NewClient(ctx, flussrpc.Config{Bootstrap: []string{j.Bootstrap}})
 	if err != nil {
-		return result{}, err
+		return workload.Result{}, err
 	}
 	defer c.Close()
 	path := flussrpc.TablePath{Database: j.DB, Table: j.Table}
 	t, err := c.OpenTable(ctx, path)
 	if err != nil {
-		return result{}, err
+		return workload.Result{}, err
 	}
 	leaders, err := bucketLeaders(ctx, c.Admin(), path)
 	if err != nil {
-		return result{}, err
+		return workload.Result{}, err
 	}
 	// Connect first: the handshake settles the versions the frames carry.
 	conns := map[string]*replayConn{}
@@ -86,7 +87,7 @@ func runCeiling(ctx context.Context, j job) (result, error) {
 		if conns[addr] == nil {
 			rc, err := dialReplay(ctx, addr)
 			if err != nil {
-				return result{}, err
+				return workload.Result{}, err
 			}
 			conns[addr] = rc
 		}
@@ -100,13 +101,13 @@ func runCeiling(ctx context.Context, j job) (result, error) {
 		}
 		batches, err := encode(info, j.Rows)
 		if err != nil {
-			return result{}, err
+			return workload.Result{}, err
 		}
 		return replayWrites(api, info.TableID, leaders, conns, batches)
 	case "lookup":
 		return replayLookups(info, leaders, conns, j)
 	}
-	return result{}, fmt.Errorf("mode %q has no ceiling", j.Mode)
+	return workload.Result{}, fmt.Errorf("mode %q has no ceiling", j.Mode)
 }
 
 // bucketLeaders maps each bucket of the table to its leader's address.
@@ -161,7 +162,7 @@ func arrowBatches(info *flussrpc.TableInfo, n int) (map[int32][]batch, error) {
 		return err
 	}
 	for i := 0; i < n; i++ {
-		if err := rb.Append(row(i)); err != nil {
+		if err := rb.Append(workload.Row(i)); err != nil {
 			return nil, err
 		}
 		if i%1024 == 1023 && rb.EstimatedSize() >= flussrpc.DefaultWriterBatchSize {
@@ -203,7 +204,7 @@ func kvBatches(info *flussrpc.TableInfo, n int) (map[int32][]batch, error) {
 	open := map[int32]*codec.KvBatchBuilder{}
 	out := map[int32][]batch{}
 	for i := 0; i < n; i++ {
-		r := row(i)
+		r := workload.Row(i)
 		key, bk, err := keys.EncodeKeys(r)
 		if err != nil {
 			return nil, err
@@ -242,7 +243,7 @@ func kvBatches(info *flussrpc.TableInfo, n int) (map[int32][]batch, error) {
 // them all, and on from the first again until minCeilingTime has passed
 // (an append of a million rows takes the server a fraction of a second);
 // the clock stops at the last acknowledgement.
-func replayWrites(api flussrpc.APIKey, tableID int64, leaders map[int32]string, conns map[string]*replayConn, batches map[int32][]batch) (result, error) {
+func replayWrites(api flussrpc.APIKey, tableID int64, leaders map[int32]string, conns map[string]*replayConn, batches map[int32][]batch) (workload.Result, error) {
 	byLeader := map[string][]int32{}
 	for bucket, addr := range leaders {
 		byLeader[addr] = append(byLeader[addr], bucket)
@@ -259,7 +260,7 @@ func replayWrites(api flussrpc.APIKey, tableID int64, leaders map[int32]string, 
 				more = true
 				f, err := encodeFrame(api, ceilingVersions[api], writeRequest(api, tableID, map[int32][]byte{b: batches[b][k].data}))
 				if err != nil {
-					return result{}, err
+					return workload.Result{}, err
 				}
 				lr.frames = append(lr.frames, f)
 				lr.rows = append(lr.rows, batches[b][k].rows)
@@ -285,11 +286,11 @@ func replayWrites(api flussrpc.APIKey, tableID int64, leaders map[int32]string, 
 			outs <- out{rows, err}
 		}()
 	}
-	var res result
+	var res workload.Result
 	for range plans {
 		o := <-outs
 		if o.err != nil {
-			return result{}, o.err
+			return workload.Result{}, o.err
 		}
 		res.Ops += int64(o.rows)
 	}
@@ -354,25 +355,25 @@ func writeResponseError(api flussrpc.APIKey) func([]byte) error {
 // replayLookups sends single-key LOOKUP requests for the run's keys, with
 // j.Conc of them in flight on one connection per leader, until j.Duration
 // has passed.
-func replayLookups(info *flussrpc.TableInfo, leaders map[int32]string, conns map[string]*replayConn, j job) (result, error) {
+func replayLookups(info *flussrpc.TableInfo, leaders map[int32]string, conns map[string]*replayConn, j workload.Job) (workload.Result, error) {
 	keys, err := codec.NewTableKeys(&info.Descriptor)
 	if err != nil {
-		return result{}, err
+		return workload.Result{}, err
 	}
 	frames := map[string][][]byte{}
 	for n := 0; n < min(j.Rows, 1<<16); n++ {
-		key, bk, err := keys.EncodeKeys([]any{lookupKey(n, j.Rows), nil, nil})
+		key, bk, err := keys.EncodeKeys([]any{workload.LookupKey(n, j.Rows), nil, nil})
 		if err != nil {
-			return result{}, err
+			return workload.Result{}, err
 		}
 		bucket, err := keys.Bucketing.Bucket(bk, info.NumBuckets())
 		if err != nil {
-			return result{}, err
+			return workload.Result{}, err
 		}
 		req := &pb.LookupRequest{TableId: proto.Int64(info.TableID), BucketsReq: []*pb.PbLookupReqForBucket{{BucketId: proto.Int32(int32(bucket)), Keys: [][]byte{key}}}}
 		f, err := encodeFrame(flussrpc.APIKeyLookup, ceilingVersions[flussrpc.APIKeyLookup], req)
 		if err != nil {
-			return result{}, err
+			return workload.Result{}, err
 		}
 		addr := leaders[int32(bucket)]
 		frames[addr] = append(frames[addr], f)
@@ -395,12 +396,12 @@ func replayLookups(info *flussrpc.TableInfo, leaders map[int32]string, conns map
 	for range frames {
 		o := <-outs
 		if o.err != nil {
-			return result{}, o.err
+			return workload.Result{}, o.err
 		}
 		all = append(all, o.lat...)
 	}
-	res := result{Ops: int64(len(all)), Seconds: time.Since(start).Seconds()}
-	return res.withLatencies(all), nil
+	res := workload.Result{Ops: int64(len(all)), Seconds: time.Since(start).Seconds()}
+	return res.WithLatencies(all), nil
 }
 
 func lookupResponseError(body []byte) error {

@@ -4,18 +4,21 @@
 // prints one table of the results. `make bench-peers` builds the peers and
 // runs it; see the README's Performance section.
 //
-//	go run ./bench/benchpeers -rows 1000000 -rounds 3 -java CLASSPATH -python PYTHON
+//	go build -o /tmp/ours ./bench/ours
+//	go run ./bench/benchpeers -ours /tmp/ours -rows 1000000 -rounds 3 -java CLASSPATH -python PYTHON
 //
 // Every workload runs in a process of its own, so that each reports its
 // own peak RSS, on tables made fresh for each round; the rounds interleave
 // the clients (round 1 runs every client once, then round 2, ...), so that
 // a drift of the machine's load touches all of them alike, and rotate the
-// clients of each comparison (roundOrder). The same binary
-// is its Go workload process:
+// clients of each comparison (roundOrder). Our client's workloads run in
+// the bench/ours binary, given by -ours, which links only the client, as
+// an application would; the server ceiling runs in this binary:
 //
-//	benchpeers child CLIENT MODE BOOTSTRAP DB TABLE ROWS CONCURRENCY SECONDS
+//	ours CLIENT MODE BOOTSTRAP DB TABLE ROWS CONCURRENCY SECONDS
+//	benchpeers ceiling ceiling MODE BOOTSTRAP DB TABLE ROWS CONCURRENCY SECONDS
 //
-// which prints one JSON result line, as bench/java and bench/pyfluss_bench.py
+// Each prints one JSON result line, as bench/java and bench/pyfluss_bench.py
 // do for the same arguments (without CLIENT).
 package main
 
@@ -25,18 +28,18 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strconv"
 	"time"
 
+	"github.com/gofluss/fluss/bench/internal/workload"
 	"github.com/gofluss/fluss/internal/cluster"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if len(os.Args) > 1 && os.Args[1] == "child" {
-		if err := child(ctx, os.Args[2:]); err != nil {
-			fmt.Fprintln(os.Stderr, "benchpeers child:", err)
+	if len(os.Args) > 1 && os.Args[1] == "ceiling" {
+		if err := workload.RunChild(ctx, os.Args[2:], runCeiling); err != nil {
+			fmt.Fprintln(os.Stderr, "benchpeers ceiling:", err)
 			os.Exit(1)
 		}
 		return
@@ -45,6 +48,7 @@ func main() {
 	flag.IntVar(&o.rows, "rows", 1_000_000, "rows per write and scan workload, and keys of the lookup table")
 	flag.IntVar(&o.rounds, "rounds", 3, "interleaved rounds")
 	flag.DurationVar(&o.lookupTime, "lookup-time", 5*time.Second, "duration of each lookup run")
+	flag.StringVar(&o.ours, "ours", "", "the bench/ours binary, which runs our client's workloads (make bench-peers builds it)")
 	flag.StringVar(&o.javaCP, "java", "", "classpath of the Java peer (bench/java); empty skips it")
 	flag.StringVar(&o.python, "python", "", "Python with pyfluss; empty skips it")
 	flag.StringVar(&o.out, "out", "bench/results", "directory for the result table")
@@ -65,25 +69,4 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchpeers:", err)
 		os.Exit(1)
 	}
-}
-
-// child runs one Go workload: CLIENT MODE BOOTSTRAP DB TABLE ROWS CONC SECONDS.
-func child(ctx context.Context, args []string) error {
-	if len(args) != 8 {
-		return fmt.Errorf("want CLIENT MODE BOOTSTRAP DB TABLE ROWS CONCURRENCY SECONDS, got %q", args)
-	}
-	rows, err1 := strconv.Atoi(args[5])
-	conc, err2 := strconv.Atoi(args[6])
-	secs, err3 := strconv.ParseFloat(args[7], 64)
-	if err1 != nil || err2 != nil || err3 != nil || rows <= 0 || conc <= 0 {
-		return fmt.Errorf("bad ROWS, CONCURRENCY or SECONDS in %q", args)
-	}
-	j := job{Client: args[0], Mode: args[1], Bootstrap: args[2], DB: args[3], Table: args[4], Rows: rows, Conc: conc, Duration: time.Duration(secs * float64(time.Second))}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
-	defer cancel()
-	res, err := runOurs(ctx, j)
-	if err != nil {
-		return err
-	}
-	return res.print(os.Stdout)
 }

@@ -15,6 +15,7 @@ import (
 	fsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/gofluss/fluss/bench/internal/workload"
 	"github.com/gofluss/fluss/flussrpc"
 )
 
@@ -53,7 +54,7 @@ func (m *memFlightSQL) read(ctx context.Context, c *flussrpc.Client, db, table s
 	if err != nil {
 		return err
 	}
-	sc, err := openBoundedScan(ctx, t)
+	sc, err := workload.OpenBoundedScan(ctx, t)
 	if err != nil {
 		return err
 	}

@@ -14,12 +14,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gofluss/fluss/bench/internal/workload"
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/internal/cluster"
 )
 
 type options struct {
+	ours       string // the bench/ours binary
 	bootstrap  string
 	rows       int
 	rounds     int
@@ -153,7 +155,7 @@ func cases(o options) []bcase {
 
 // run is the outcome of one case in one round.
 type run struct {
-	res    result
+	res    workload.Result
 	rssKiB int64
 	err    error
 	// serverCPU is the CPU time the servers used during the case (see
@@ -169,6 +171,9 @@ func orchestrate(ctx context.Context, o options) error {
 	cs := cases(o)
 	if len(cs) == 0 {
 		return errors.New("no workload selected")
+	}
+	if o.ours == "" && slices.ContainsFunc(cs, func(bc bcase) bool { return bc.lang == langGo && bc.client != "ceiling" }) {
+		return errors.New("-ours: build bench/ours and give its path (make bench-peers does)")
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -221,7 +226,7 @@ func orchestrate(ctx context.Context, o options) error {
 			if r.err != nil {
 				fmt.Fprintf(os.Stderr, "round %d, %s, %s: %v\n", round, bc.group, bc.label, r.err)
 			} else {
-				fmt.Fprintf(os.Stderr, "round %d, %s, %s: %s/s (%.1fs, RSS %d MiB)\n", round, bc.group, bc.label, humanCount(r.res.rate()), r.res.Seconds, r.rssKiB>>10)
+				fmt.Fprintf(os.Stderr, "round %d, %s, %s: %s/s (%.1fs, RSS %d MiB)\n", round, bc.group, bc.label, humanCount(r.res.Rate()), r.res.Seconds, r.rssKiB>>10)
 			}
 			runs[i] = append(runs[i], r)
 			if ctx.Err() != nil {
@@ -298,7 +303,7 @@ func newRound(ctx context.Context, c *flussrpc.Client, o options, round int, cs 
 		if err != nil {
 			return err
 		}
-		if _, err = writeRows(ctx, t, pk, o.rows); err != nil {
+		if _, err = workload.WriteRows(ctx, t, pk, o.rows); err != nil {
 			return err
 		}
 		return warmUp(ctx, t, pk, o)
@@ -325,7 +330,7 @@ func newRound(ctx context.Context, c *flussrpc.Client, o options, round int, cs 
 // lookup run can ask for, the scan table by one full scan.
 func warmUp(ctx context.Context, t *flussrpc.Table, pk bool, o options) error {
 	if !pk {
-		_, err := timeScan(ctx, t, job{Mode: "scan-arrow", Rows: o.rows})
+		_, err := workload.TimeScan(ctx, t, workload.Job{Mode: "scan-arrow", Rows: o.rows})
 		return err
 	}
 	lk, err := t.NewLookuper()
@@ -339,7 +344,7 @@ func warmUp(ctx context.Context, t *flussrpc.Table, pk bool, o options) error {
 	for j := 0; j < n; j += batch {
 		keys = keys[:0]
 		for k := j; k < min(j+batch, n); k++ {
-			keys = append(keys, []any{lookupKey(k, o.rows)})
+			keys = append(keys, []any{workload.LookupKey(k, o.rows)})
 		}
 		if _, err := lk.LookupMany(ctx, keys); err != nil {
 			return fmt.Errorf("warming up the lookup table: %w", err)
@@ -370,7 +375,7 @@ func (rd *roundTables) drop() {
 }
 
 func createTable(ctx context.Context, c *flussrpc.Client, db, name string, pk bool) error {
-	d, err := tableDesc(pk)
+	d, err := workload.TableDesc(pk)
 	if err != nil {
 		return err
 	}
@@ -386,7 +391,13 @@ func execCase(ctx context.Context, o options, self string, bc bcase, db, table s
 	defer cancel()
 	switch bc.lang {
 	case langGo:
-		cmd = exec.CommandContext(ctx, self, append([]string{"child", bc.client}, args...)...)
+		// The ceiling replays in this binary; our client runs in one of
+		// its own, whose peak RSS is then the client's (bench/ours).
+		name, pre := o.ours, []string{bc.client}
+		if bc.client == "ceiling" {
+			name, pre = self, []string{"ceiling", bc.client}
+		}
+		cmd = exec.CommandContext(ctx, name, append(pre, args...)...)
 	case langJava:
 		// Arrow in the Java client needs java.nio opened to it.
 		cmd = exec.CommandContext(ctx, "java", append([]string{"--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", o.javaCP, "io.github.gofluss.bench.Bench"}, args...)...)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gofluss/fluss/bench/internal/workload"
 )
 
 func TestRoundOrder(t *testing.T) {
@@ -40,7 +42,7 @@ func TestReportRatios(t *testing.T) {
 		{group: "g", peers: "g", mode: "scan-adbc-decoded", lang: langPython, label: "decoded"},
 		{group: "g", peers: "g", mode: "scan-adbc-memory", lang: langPython, label: "memory"},
 	}
-	rate := func(r float64) []run { return []run{{res: result{Ops: int64(r), Seconds: 1}}} }
+	rate := func(r float64) []run { return []run{{res: workload.Result{Ops: int64(r), Seconds: 1}}} }
 	tbl := report(cs, [][]run{rate(300), rate(200), rate(100), rate(250), rate(900)})
 	for _, want := range []string{"| native | 300 | 300–300 |  | 1.50× |", "| adbc | 100 | 100–100 |  | 0.50× |", "| decoded | 250 | 250–250 |  | 1.25× |", "| memory | 900 | 900–900 |  |  |  |"} {
 		if !strings.Contains(tbl, want) {
@@ -59,11 +61,11 @@ func TestReportPaired(t *testing.T) {
 		{group: "lookup c=1", peers: "lookup c=1", mode: "lookup", lang: langGo, client: "paired", label: "in turns"},
 	}
 	pairedRuns := []run{
-		{res: result{Ops: 9000, Seconds: 1, P50ms: 0.2, AddedSQLus: 5, AddedPreparedus: 7}},
-		{res: result{Ops: 9000, Seconds: 1, P50ms: 0.3, AddedSQLus: 3, AddedPreparedus: 9}},
+		{res: workload.Result{Ops: 9000, Seconds: 1, P50ms: 0.2, AddedSQLus: 5, AddedPreparedus: 7}},
+		{res: workload.Result{Ops: 9000, Seconds: 1, P50ms: 0.3, AddedSQLus: 3, AddedPreparedus: 9}},
 		{err: errors.New("lost")},
 	}
-	tbl := report(cs, [][]run{{{res: result{Ops: 100, Seconds: 1}}}, {{res: result{Ops: 50, Seconds: 1}}}, pairedRuns})
+	tbl := report(cs, [][]run{{{res: workload.Result{Ops: 100, Seconds: 1}}}, {{res: workload.Result{Ops: 50, Seconds: 1}}}, pairedRuns})
 	for _, want := range []string{
 		"| native | 100 | 100–100 |  | 2.00× |",
 		"| lookup c=1, in turns in one process | db.QueryRow | 4 | 3–5 | 0.25 |",
@@ -87,11 +89,11 @@ func TestReportPairedRates(t *testing.T) {
 		{group: "lookup c=1", peers: "lookup c=1", mode: "lookup", lang: langGo, client: "paired", label: "in turns", conc: 1},
 	}
 	rates := []run{
-		{res: result{Ops: 9000, Seconds: 15, RatioSQL: 0.9, RatioPrepared: 0.8}},
-		{res: result{Ops: 9000, Seconds: 15, RatioSQL: 0.86, RatioPrepared: 0.84}},
-		{res: result{Ops: 9000, Seconds: 15, RatioSQL: 0.88, RatioPrepared: 0.7}},
+		{res: workload.Result{Ops: 9000, Seconds: 15, RatioSQL: 0.9, RatioPrepared: 0.8}},
+		{res: workload.Result{Ops: 9000, Seconds: 15, RatioSQL: 0.86, RatioPrepared: 0.84}},
+		{res: workload.Result{Ops: 9000, Seconds: 15, RatioSQL: 0.88, RatioPrepared: 0.7}},
 	}
-	added := []run{{res: result{Ops: 9000, Seconds: 5, P50ms: 0.2, AddedSQLus: 5, AddedPreparedus: 7}}}
+	added := []run{{res: workload.Result{Ops: 9000, Seconds: 5, P50ms: 0.2, AddedSQLus: 5, AddedPreparedus: 7}}}
 	tbl := report(cs, [][]run{rates, added})
 	for _, want := range []string{
 		"| lookup c=64, in turns in one process | db.QueryRow | 0.88× | 0.86×–0.90× |  |",
@@ -115,11 +117,11 @@ func TestReportServerCPU(t *testing.T) {
 		{group: "g", peers: "g", mode: "lookup", lang: langJava, label: "unknown"},
 	}
 	measured := []run{
-		{res: result{Ops: 1000, Seconds: 1}, serverCPU: 3 * time.Millisecond, serverCPUOK: true},
-		{res: result{Ops: 1000, Seconds: 1}, serverCPU: 5 * time.Millisecond, serverCPUOK: true},
-		{res: result{Ops: 1000, Seconds: 1}}, // /proc could not tell
+		{res: workload.Result{Ops: 1000, Seconds: 1}, serverCPU: 3 * time.Millisecond, serverCPUOK: true},
+		{res: workload.Result{Ops: 1000, Seconds: 1}, serverCPU: 5 * time.Millisecond, serverCPUOK: true},
+		{res: workload.Result{Ops: 1000, Seconds: 1}}, // /proc could not tell
 	}
-	tbl := report(cs, [][]run{measured, {{res: result{Ops: 10, Seconds: 1}}}})
+	tbl := report(cs, [][]run{measured, {{res: workload.Result{Ops: 10, Seconds: 1}}}})
 	for _, want := range []string{"| measured | 1k | 1k–1k |  | 100.00× |  | 4 µs | 0 MiB |", "| unknown | 10 | 10–10 |  |  |  |  | 0 MiB |"} {
 		if !strings.Contains(tbl, want) {
 			t.Errorf("report lacks %q:\n%s", want, tbl)

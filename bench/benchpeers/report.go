@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/gofluss/fluss/bench/internal/workload"
 )
 
 // figures summarises one case over its rounds.
@@ -29,7 +31,7 @@ func summarise(rs []run) figures {
 			continue
 		}
 		f.ok++
-		rates = append(rates, r.res.rate())
+		rates = append(rates, r.res.Rate())
 		if r.serverCPUOK && r.res.Ops > 0 {
 			server = append(server, float64(r.serverCPU.Nanoseconds())/float64(r.res.Ops))
 		}
@@ -39,23 +41,11 @@ func summarise(rs []run) figures {
 		}
 	}
 	if len(rates) > 0 {
-		f.median, f.lo, f.hi = median(rates), slices.Min(rates), slices.Max(rates)
+		f.median, f.lo, f.hi = workload.Median(rates), slices.Min(rates), slices.Max(rates)
 	}
-	f.p50, f.p99 = median(p50s), median(p99s)
-	f.serverNs, f.serverOK = median(server), len(server) > 0
+	f.p50, f.p99 = workload.Median(p50s), workload.Median(p99s)
+	f.serverNs, f.serverOK = workload.Median(server), len(server) > 0
 	return f
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // report renders the table: one line per case, our lines with their ratio
@@ -138,7 +128,7 @@ func pairedTable(cs []bcase, runs [][]run) string {
 		}
 		last := ""
 		if len(p50) > 0 {
-			last = fmt.Sprintf("%.3g", median(p50))
+			last = fmt.Sprintf("%.3g", workload.Median(p50))
 		}
 		for _, a := range []struct {
 			by string
@@ -148,7 +138,7 @@ func pairedTable(cs []bcase, runs [][]run) string {
 				fmt.Fprintf(b, "| %s, in turns in one process | %s | failed |  |  |\n", c.group, a.by)
 				continue
 			}
-			fmt.Fprintf(b, "| %s, in turns in one process | %s | "+unit+" | "+unit+"–"+unit+" | %s |\n", c.group, a.by, median(a.xs), slices.Min(a.xs), slices.Max(a.xs), last)
+			fmt.Fprintf(b, "| %s, in turns in one process | %s | "+unit+" | "+unit+"–"+unit+" | %s |\n", c.group, a.by, workload.Median(a.xs), slices.Min(a.xs), slices.Max(a.xs), last)
 		}
 	}
 	return added.String() + rates.String()

@@ -1,4 +1,9 @@
-package main
+// Package workload is what bench/benchpeers measures of this repository's
+// client: the rows and tables every client of the comparison writes and
+// reads, the result line each workload process prints, and the Go
+// workloads themselves, which bench/ours runs one per process, so that
+// each process links only the client it measures.
+package workload
 
 import (
 	"context"
@@ -6,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -16,10 +23,10 @@ import (
 	"github.com/gofluss/fluss/internal/paired"
 )
 
-// job is one workload run as the orchestrator hands it to a process.
-type job struct {
+// Job is one workload run, as the orchestrator hands it to a process.
+type Job struct {
 	Mode      string // append, upsert, lookup, scan-arrow, scan-rows, scan-sql
-	Client    string // Go: native, arrow (appends), sql, prepared, paired (lookups), ceiling
+	Client    string // native, arrow (appends), sql, prepared, paired (lookups)
 	Bootstrap string
 	DB, Table string
 	Rows      int
@@ -27,22 +34,42 @@ type job struct {
 	Duration  time.Duration // of a lookup run
 }
 
-// runOurs runs j with this repository's client and returns its figures.
-func runOurs(ctx context.Context, j job) (result, error) {
-	if j.Client == "ceiling" {
-		return runCeiling(ctx, j)
+// RunChild is a workload process: it parses its arguments, CLIENT MODE
+// BOOTSTRAP DB TABLE ROWS CONCURRENCY SECONDS, runs them through run and
+// prints the result line on stdout.
+func RunChild(ctx context.Context, args []string, run func(context.Context, Job) (Result, error)) error {
+	if len(args) != 8 {
+		return fmt.Errorf("want CLIENT MODE BOOTSTRAP DB TABLE ROWS CONCURRENCY SECONDS, got %q", args)
 	}
+	rows, err1 := strconv.Atoi(args[5])
+	conc, err2 := strconv.Atoi(args[6])
+	secs, err3 := strconv.ParseFloat(args[7], 64)
+	if err1 != nil || err2 != nil || err3 != nil || rows <= 0 || conc <= 0 {
+		return fmt.Errorf("bad ROWS, CONCURRENCY or SECONDS in %q", args)
+	}
+	j := Job{Client: args[0], Mode: args[1], Bootstrap: args[2], DB: args[3], Table: args[4], Rows: rows, Conc: conc, Duration: time.Duration(secs * float64(time.Second))}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
+	defer cancel()
+	res, err := run(ctx, j)
+	if err != nil {
+		return err
+	}
+	return res.Print(os.Stdout)
+}
+
+// Run runs j with this repository's client and returns its figures.
+func Run(ctx context.Context, j Job) (Result, error) {
 	if j.Client == "sql" || j.Client == "prepared" {
 		return runSQL(ctx, j)
 	}
 	c, err := flussrpc.NewClient(ctx, flussrpc.Config{Bootstrap: []string{j.Bootstrap}})
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	defer c.Close()
 	t, err := c.OpenTable(ctx, flussrpc.TablePath{Database: j.DB, Table: j.Table})
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	if j.Client == "paired" {
 		return runPaired(ctx, t, j)
@@ -52,35 +79,35 @@ func runOurs(ctx context.Context, j job) (result, error) {
 		if j.Client == "arrow" {
 			return appendArrow(ctx, t, j.Rows)
 		}
-		return writeRows(ctx, t, j.Mode == "upsert", j.Rows)
+		return WriteRows(ctx, t, j.Mode == "upsert", j.Rows)
 	case "lookup":
 		lk, err := t.NewLookuper()
 		if err != nil {
-			return result{}, err
+			return Result{}, err
 		}
-		return closedLoop(j.Conc, j.Duration, nativeLookup(ctx, lk, j.Rows))
+		return ClosedLoop(j.Conc, j.Duration, nativeLookup(ctx, lk, j.Rows))
 	case "scan-arrow", "scan-rows":
-		return timeScan(ctx, t, j)
+		return TimeScan(ctx, t, j)
 	}
-	return result{}, fmt.Errorf("mode %q has no native run", j.Mode)
+	return Result{}, fmt.Errorf("mode %q has no native run", j.Mode)
 }
 
-// writeRows writes rows 0..n-1 into t with the native append or upsert
+// WriteRows writes rows 0..n-1 into t with the native append or upsert
 // writer and times it (timeWrites).
-func writeRows(ctx context.Context, t *flussrpc.Table, upsert bool, n int) (result, error) {
+func WriteRows(ctx context.Context, t *flussrpc.Table, upsert bool, n int) (Result, error) {
 	var write func([]any) error
 	var flush, closeW func(context.Context) error
 	if upsert {
 		w, err := t.NewUpsertWriter(flussrpc.UpsertOptions{})
 		if err != nil {
-			return result{}, err
+			return Result{}, err
 		}
 		write = func(r []any) error { _, err := w.Upsert(ctx, r); return err }
 		flush, closeW = w.Flush, w.Close
 	} else {
 		w, err := t.NewAppendWriter(flussrpc.AppendOptions{})
 		if err != nil {
-			return result{}, err
+			return Result{}, err
 		}
 		write = func(r []any) error { _, err := w.Append(ctx, r); return err }
 		flush, closeW = w.Flush, w.Close
@@ -91,7 +118,7 @@ func writeRows(ctx context.Context, t *flussrpc.Table, upsert bool, n int) (resu
 
 // appendArrow appends rows 0..n-1 as Arrow records of 8192 rows built
 // before the clock starts, as the pyfluss write_arrow_batch run does.
-func appendArrow(ctx context.Context, t *flussrpc.Table, n int) (result, error) {
+func appendArrow(ctx context.Context, t *flussrpc.Table, n int) (Result, error) {
 	cols := t.Info().Descriptor.Schema.Columns
 	var recs []arrow.RecordBatch
 	defer func() {
@@ -102,12 +129,12 @@ func appendArrow(ctx context.Context, t *flussrpc.Table, n int) (result, error) 
 	for k := 0; k < n; k += 8192 {
 		rb, err := arrowipc.NewRowBuilder(cols, nil)
 		if err != nil {
-			return result{}, err
+			return Result{}, err
 		}
 		for i := k; i < min(n, k+8192); i++ {
-			if err := rb.Append(row(i)); err != nil {
+			if err := rb.Append(Row(i)); err != nil {
 				rb.Release()
-				return result{}, err
+				return Result{}, err
 			}
 		}
 		recs = append(recs, rb.NewRecord())
@@ -115,44 +142,44 @@ func appendArrow(ctx context.Context, t *flussrpc.Table, n int) (result, error) 
 	}
 	w, err := t.NewAppendWriter(flussrpc.AppendOptions{})
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	defer w.Close(ctx)
 	start := time.Now()
 	for _, r := range recs {
 		if _, err := w.AppendArrow(ctx, r); err != nil {
-			return result{}, err
+			return Result{}, err
 		}
 	}
 	if err := w.Flush(ctx); err != nil {
-		return result{}, err
+		return Result{}, err
 	}
-	return result{Ops: int64(n), Seconds: time.Since(start).Seconds()}, nil
+	return Result{Ops: int64(n), Seconds: time.Since(start).Seconds()}, nil
 }
 
 // timeWrites writes rows 0..n-1 and flushes; the clock stops when every
 // row is acknowledged. Rows are made inside the loop, as an application
 // producing them would.
-func timeWrites(ctx context.Context, n int, write func([]any) error, flush func(context.Context) error) (result, error) {
+func timeWrites(ctx context.Context, n int, write func([]any) error, flush func(context.Context) error) (Result, error) {
 	start := time.Now()
 	for i := 0; i < n; i++ {
-		if err := write(row(i)); err != nil {
-			return result{}, err
+		if err := write(Row(i)); err != nil {
+			return Result{}, err
 		}
 	}
 	if err := flush(ctx); err != nil {
-		return result{}, err
+		return Result{}, err
 	}
-	return result{Ops: int64(n), Seconds: time.Since(start).Seconds()}, nil
+	return Result{Ops: int64(n), Seconds: time.Since(start).Seconds()}, nil
 }
 
-// timeScan reads the whole table once with a bounded log scanner, as Arrow
+// TimeScan reads the whole table once with a bounded log scanner, as Arrow
 // record batches or as rows.
-func timeScan(ctx context.Context, t *flussrpc.Table, j job) (result, error) {
+func TimeScan(ctx context.Context, t *flussrpc.Table, j Job) (Result, error) {
 	start := time.Now()
-	sc, err := openBoundedScan(ctx, t)
+	sc, err := OpenBoundedScan(ctx, t)
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	defer sc.Close()
 	got, sum := 0, int64(0)
@@ -178,18 +205,18 @@ func timeScan(ctx context.Context, t *flussrpc.Table, j job) (result, error) {
 			break
 		}
 		if err != nil {
-			return result{}, err
+			return Result{}, err
 		}
 	}
 	if sum < 0 {
-		return result{}, fmt.Errorf("ids sum to %d", sum)
+		return Result{}, fmt.Errorf("ids sum to %d", sum)
 	}
 	return scanResult(got, j.Rows, start)
 }
 
-// openBoundedScan opens a bounded log scanner over every bucket of t from
+// OpenBoundedScan opens a bounded log scanner over every bucket of t from
 // the earliest offset.
-func openBoundedScan(ctx context.Context, t *flussrpc.Table) (*flussrpc.LogScanner, error) {
+func OpenBoundedScan(ctx context.Context, t *flussrpc.Table) (*flussrpc.LogScanner, error) {
 	sc, err := t.NewLogScanner(flussrpc.LogScanOptions{Bounded: true})
 	if err != nil {
 		return nil, err
@@ -201,18 +228,18 @@ func openBoundedScan(ctx context.Context, t *flussrpc.Table) (*flussrpc.LogScann
 	return sc, nil
 }
 
-func scanResult(got, want int, start time.Time) (result, error) {
+func scanResult(got, want int, start time.Time) (Result, error) {
 	if got != want {
-		return result{}, fmt.Errorf("scanned %d rows, want %d", got, want)
+		return Result{}, fmt.Errorf("scanned %d rows, want %d", got, want)
 	}
-	return result{Ops: int64(got), Seconds: time.Since(start).Seconds()}, nil
+	return Result{Ops: int64(got), Seconds: time.Since(start).Seconds()}, nil
 }
 
 // nativeLookup is one lookup of the run by the native Lookuper: the n-th
 // key, checked.
 func nativeLookup(ctx context.Context, lk *flussrpc.Lookuper, rows int) func(n int) error {
 	return func(n int) error {
-		k := lookupKey(n, rows)
+		k := LookupKey(n, rows)
 		r, found, err := lk.Lookup(ctx, []any{k})
 		if err == nil && (!found || r[0] != k) {
 			err = fmt.Errorf("lookup %d: found=%v row=%v", k, found, r)
@@ -224,7 +251,7 @@ func nativeLookup(ctx context.Context, lk *flussrpc.Lookuper, rows int) func(n i
 // openSQL opens the run's database through the driver. The pool keeps
 // one idle connection per goroutine, so that a run measures the driver,
 // not the pool's reconnects.
-func openSQL(ctx context.Context, j job) (*sql.DB, error) {
+func openSQL(ctx context.Context, j Job) (*sql.DB, error) {
 	db, err := sql.Open(fluss.DriverName, "fluss://"+j.Bootstrap+"/"+j.DB)
 	if err != nil {
 		return nil, err
@@ -242,10 +269,10 @@ func lookupQuery(table string) string { return "SELECT id, name, v FROM " + tabl
 
 // sqlLookup is one lookup of the run by a database/sql query (ad hoc, or
 // prepared when st is not nil): the n-th key, checked.
-func sqlLookup(ctx context.Context, db *sql.DB, st *sql.Stmt, j job) func(n int) error {
+func sqlLookup(ctx context.Context, db *sql.DB, st *sql.Stmt, j Job) func(n int) error {
 	q := lookupQuery(j.Table)
 	return func(n int) error {
-		k := lookupKey(n, j.Rows)
+		k := LookupKey(n, j.Rows)
 		var row *sql.Row
 		if st != nil {
 			row = st.QueryRowContext(ctx, k)
@@ -266,10 +293,10 @@ func sqlLookup(ctx context.Context, db *sql.DB, st *sql.Stmt, j job) func(n int)
 }
 
 // runSQL runs the lookup and scan workloads through database/sql.
-func runSQL(ctx context.Context, j job) (result, error) {
+func runSQL(ctx context.Context, j Job) (Result, error) {
 	db, err := openSQL(ctx, j)
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	defer db.Close()
 	switch j.Mode {
@@ -277,16 +304,16 @@ func runSQL(ctx context.Context, j job) (result, error) {
 		var st *sql.Stmt
 		if j.Client == "prepared" {
 			if st, err = db.PrepareContext(ctx, lookupQuery(j.Table)); err != nil {
-				return result{}, err
+				return Result{}, err
 			}
 			defer st.Close()
 		}
-		return closedLoop(j.Conc, j.Duration, sqlLookup(ctx, db, st, j))
+		return ClosedLoop(j.Conc, j.Duration, sqlLookup(ctx, db, st, j))
 	case "scan-sql":
 		start := time.Now()
 		rs, err := db.QueryContext(ctx, "SELECT id, name, v FROM "+j.Table)
 		if err != nil {
-			return result{}, err
+			return Result{}, err
 		}
 		defer rs.Close()
 		got := 0
@@ -295,16 +322,16 @@ func runSQL(ctx context.Context, j job) (result, error) {
 		var v float64
 		for rs.Next() {
 			if err := rs.Scan(&id, &name, &v); err != nil {
-				return result{}, err
+				return Result{}, err
 			}
 			got++
 		}
 		if err := rs.Err(); err != nil {
-			return result{}, err
+			return Result{}, err
 		}
 		return scanResult(got, j.Rows, start)
 	}
-	return result{}, fmt.Errorf("mode %q has no database/sql run", j.Mode)
+	return Result{}, fmt.Errorf("mode %q has no database/sql run", j.Mode)
 }
 
 // runPaired runs, one at a time, a native lookup, a db.QueryRowContext
@@ -314,24 +341,24 @@ func runSQL(ctx context.Context, j job) (result, error) {
 // the native lookups' latencies. Runs of each alone, minutes apart, drift
 // with the server by more than the driver adds. At concurrency it compares
 // rates instead (pairedRates).
-func runPaired(ctx context.Context, t *flussrpc.Table, j job) (result, error) {
+func runPaired(ctx context.Context, t *flussrpc.Table, j Job) (Result, error) {
 	lk, err := t.NewLookuper()
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	db, err := openSQL(ctx, j)
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	defer db.Close()
 	st, err := db.PrepareContext(ctx, lookupQuery(j.Table))
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	defer st.Close()
 	fns := []func(int) error{nativeLookup(ctx, lk, j.Rows), sqlLookup(ctx, db, nil, j), sqlLookup(ctx, db, st, j)}
 	if err := paired.WarmUp(fns...); err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	if j.Conc > 1 {
 		return pairedRates(fns, j)
@@ -340,14 +367,14 @@ func runPaired(ctx context.Context, t *flussrpc.Table, j job) (result, error) {
 	stop := start.Add(j.Duration)
 	lat, err := paired.Run(func(int) bool { return time.Now().Before(stop) }, fns...)
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
-	res := result{
+	res := Result{
 		Ops: int64(len(lat[0])), Seconds: time.Since(start).Seconds(),
 		AddedSQLus: us(paired.Added(lat[0], lat[1])), AddedPreparedus: us(paired.Added(lat[0], lat[2])),
 	}
-	return res.withLatencies(lat[0]), nil
+	return res.WithLatencies(lat[0]), nil
 }
 
 // pairedRates is runPaired at concurrency, where the figure is the rate:
@@ -355,15 +382,15 @@ func runPaired(ctx context.Context, t *flussrpc.Table, j job) (result, error) {
 // tenth of the run's duration, until each has had about the duration, and
 // each database/sql path's rate is divided by the native rate of its
 // round. The result holds the medians of those ratios.
-func pairedRates(fns []func(int) error, j job) (result, error) {
+func pairedRates(fns []func(int) error, j Job) (Result, error) {
 	slice := max(j.Duration/10, 100*time.Millisecond)
 	rates := make([][]float64, len(fns))
 	var nativeOps int64
 	loops := make([]func(int) error, len(fns))
 	for k, f := range fns {
 		loops[k] = func(int) error {
-			r, err := closedLoop(j.Conc, slice, f)
-			rates[k] = append(rates[k], r.rate())
+			r, err := ClosedLoop(j.Conc, slice, f)
+			rates[k] = append(rates[k], r.Rate())
 			if k == 0 {
 				nativeOps += r.Ops
 			}
@@ -373,14 +400,14 @@ func pairedRates(fns []func(int) error, j job) (result, error) {
 	start := time.Now()
 	stop := start.Add(time.Duration(len(fns)) * j.Duration)
 	if _, err := paired.Run(func(int) bool { return time.Now().Before(stop) }, loops...); err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	ratio := func(k int) float64 {
 		rs := make([]float64, len(rates[k]))
 		for i, r := range rates[k] {
 			rs[i] = r / rates[0][i]
 		}
-		return median(rs)
+		return Median(rs)
 	}
-	return result{Ops: nativeOps, Seconds: time.Since(start).Seconds(), RatioSQL: ratio(1), RatioPrepared: ratio(2)}, nil
+	return Result{Ops: nativeOps, Seconds: time.Since(start).Seconds(), RatioSQL: ratio(1), RatioPrepared: ratio(2)}, nil
 }

@@ -1,4 +1,4 @@
-package main
+package workload
 
 import (
 	"encoding/json"
@@ -12,9 +12,9 @@ import (
 	"time"
 )
 
-// result is what one workload process prints as its last stdout line, in
+// Result is what one workload process prints as its last stdout line, in
 // the same shape from the Go, Java and Python programs.
-type result struct {
+type Result struct {
 	Ops     int64   `json:"ops"`     // rows written or read, or lookups done
 	Seconds float64 `json:"seconds"` // wall time of the measured part
 	P50ms   float64 `json:"p50_ms,omitempty"`
@@ -37,14 +37,16 @@ type result struct {
 	VmHWMKiB int64 `json:"vmhwm_kib"`
 }
 
-func (r result) rate() float64 {
+// Rate is the result's operations per second.
+func (r Result) Rate() float64 {
 	if r.Seconds <= 0 {
 		return 0
 	}
 	return float64(r.Ops) / r.Seconds
 }
 
-func (r result) print(w io.Writer) error {
+// Print writes r as the process's result line, with its peak RSS.
+func (r Result) Print(w io.Writer) error {
 	r.VmHWMKiB = vmHWM()
 	return json.NewEncoder(w).Encode(r)
 }
@@ -64,8 +66,8 @@ func vmHWM() int64 {
 	return 0
 }
 
-// withLatencies sets the percentiles of lat (sorted in place).
-func (r result) withLatencies(lat []time.Duration) result {
+// WithLatencies sets the percentiles of lat (sorted in place).
+func (r Result) WithLatencies(lat []time.Duration) Result {
 	if len(lat) == 0 {
 		return r
 	}
@@ -77,11 +79,11 @@ func (r result) withLatencies(lat []time.Duration) result {
 	return r
 }
 
-// closedLoop runs one(j) for j = 0, 1, ... on conc goroutines until d has
+// ClosedLoop runs one(j) for j = 0, 1, ... on conc goroutines until d has
 // passed, each goroutine issuing its next call when the previous returned,
 // and returns the count, the wall time and every call's latency. The first
 // error stops the run.
-func closedLoop(conc int, d time.Duration, one func(j int) error) (result, error) {
+func ClosedLoop(conc int, d time.Duration, one func(j int) error) (Result, error) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -112,6 +114,19 @@ func closedLoop(conc int, d time.Duration, one func(j int) error) (result, error
 		}()
 	}
 	wg.Wait()
-	res := result{Ops: int64(len(all)), Seconds: time.Since(start).Seconds()}
-	return res.withLatencies(all), firstErr
+	res := Result{Ops: int64(len(all)), Seconds: time.Since(start).Seconds()}
+	return res.WithLatencies(all), firstErr
+}
+
+// Median is the median of xs, 0 if it is empty.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

@@ -1,4 +1,4 @@
-package main
+package workload
 
 import (
 	"strconv"
@@ -10,8 +10,8 @@ import (
 // The Java and Python peers build the same values from the same rule, so
 // that each client moves the same bytes.
 
-// columns is the schema of every benchmark table.
-func columns() []schema.Column {
+// Columns is the schema of every benchmark table.
+func Columns() []schema.Column {
 	return []schema.Column{
 		schema.NewColumn("id", schema.BigInt().NotNull()),
 		schema.NewColumn("name", schema.String()),
@@ -19,34 +19,34 @@ func columns() []schema.Column {
 	}
 }
 
-// row returns row i in the codec value model. The name is built as Java's
+// Row returns row i in the codec value model. The name is built as Java's
 // "name-" + i is, in one allocation: fmt.Sprintf cost more than the
 // client's whole Append, and would be timed as the client's.
-func row(i int) []any {
+func Row(i int) []any {
 	var buf [24]byte
 	name := strconv.AppendInt(append(buf[:0], "name-"...), int64(i), 10)
 	return []any{int64(i), string(name), float64(i) * 0.5}
 }
 
-// buckets is the bucket count of every benchmark table.
-const buckets = 4
+// Buckets is the bucket count of every benchmark table.
+const Buckets = 4
 
-// tableDesc is a log table (pk false) or a primary-key table on id.
-func tableDesc(pk bool) (schema.TableDescriptor, error) {
+// TableDesc is a log table (pk false) or a primary-key table on id.
+func TableDesc(pk bool) (schema.TableDescriptor, error) {
 	var keys []string
 	if pk {
 		keys = []string{"id"}
 	}
-	s, err := schema.NewSchema(columns(), keys, nil)
+	s, err := schema.NewSchema(Columns(), keys, nil)
 	if err != nil {
 		return schema.TableDescriptor{}, err
 	}
-	n := buckets
+	n := Buckets
 	return schema.TableDescriptor{Schema: s, BucketCount: &n}, nil
 }
 
-// lookupKey is the key of the j-th lookup of a run over a table of rows
+// LookupKey is the key of the j-th lookup of a run over a table of rows
 // rows: a stride through the ids that every peer computes the same way.
-func lookupKey(j, rows int) int64 {
+func LookupKey(j, rows int) int64 {
 	return int64(j) * 7919 % int64(rows)
 }
