@@ -44,6 +44,11 @@ const (
 // proto.Marshal must judge: a required field missing, or unknown fields
 // present, which only a decoded message has.
 func encodeRecordsRequest(api APIKey, version int16, req proto.Message, maxSize int) (frame requestFrame, ok bool, err error) {
+	switch req.(type) {
+	case *pb.ProduceLogRequest, *pb.PutKvRequest:
+	default:
+		return nil, false, nil // before the checks below, which cost a walk of req
+	}
 	if proto.CheckInitialized(req) != nil || len(req.ProtoReflect().GetUnknown()) > 0 {
 		return nil, false, nil
 	}
@@ -67,8 +72,6 @@ func encodeRecordsRequest(api APIKey, version int16, req proto.Message, maxSize 
 		if r.AggMode != nil {
 			w.int32Field(fieldAggMode, *r.AggMode)
 		}
-	default:
-		return nil, false, nil
 	}
 	frame, err = w.finish(api, maxSize)
 	return frame, true, err
