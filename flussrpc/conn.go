@@ -394,12 +394,12 @@ func (c *conn) write(ctx context.Context, frame requestFrame) (int64, error) {
 	})
 	var n int64
 	var err error
-	if len(frame) == 1 {
+	if frame.parts == nil {
 		var m int
-		m, err = c.nc.Write(frame[0])
+		m, err = c.nc.Write(frame.head)
 		n = int64(m)
 	} else {
-		parts := net.Buffers(frame) // spent by WriteTo, as frame is after the write
+		parts := net.Buffers(frame.parts) // spent by WriteTo, as frame is after the write
 		n, err = parts.WriteTo(c.nc)
 	}
 	if !stop() {

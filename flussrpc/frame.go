@@ -62,15 +62,23 @@ const (
 // be trusted after one, because frame boundaries are lost.
 var errFrame = errors.New("flussrpc: malformed frame")
 
-// requestFrame is an encoded request frame: the concatenation of its
-// parts. The first part starts with the frame header; write requests
-// reference their record batches as further parts (encodeRecordsRequest).
-type requestFrame [][]byte
+// requestFrame is an encoded request frame. head starts with the frame
+// header; a write request's frame goes on with the record batches it
+// references (encodeRecordsRequest), and then parts holds all its parts,
+// head first. A frame of one part, as every other request's, has no parts
+// slice to allocate.
+type requestFrame struct {
+	head  []byte
+	parts [][]byte
+}
 
 // size is the frame's length in bytes, its length field included.
 func (f requestFrame) size() int {
+	if f.parts == nil {
+		return len(f.head)
+	}
 	n := 0
-	for _, p := range f {
+	for _, p := range f.parts {
 		n += len(p)
 	}
 	return n
@@ -89,17 +97,17 @@ func encodeRequest(api APIKey, version int16, req proto.Message, maxSize int) (r
 	size := opts.Size(req)
 	total := lengthFieldSize + requestHeaderSize + size
 	if size < 0 || total > maxSize || total-lengthFieldSize > math.MaxInt32 {
-		return nil, requestTooLarge(api, total, maxSize)
+		return requestFrame{}, requestTooLarge(api, total, maxSize)
 	}
 	buf := make([]byte, lengthFieldSize+requestHeaderSize, total)
 	binary.BigEndian.PutUint16(buf[4:], uint16(api))
 	binary.BigEndian.PutUint16(buf[6:], uint16(version))
 	buf, err := opts.MarshalAppend(buf, req)
 	if err != nil {
-		return nil, fmt.Errorf("flussrpc: encode %s request: %w", api, err)
+		return requestFrame{}, fmt.Errorf("flussrpc: encode %s request: %w", api, err)
 	}
 	binary.BigEndian.PutUint32(buf[0:], uint32(len(buf)-lengthFieldSize))
-	return requestFrame{buf}, nil
+	return requestFrame{head: buf}, nil
 }
 
 func requestTooLarge(api APIKey, total, maxSize int) error {
@@ -108,7 +116,7 @@ func requestTooLarge(api APIKey, total, maxSize int) error {
 
 // setRequestID writes the request id into an encoded request frame.
 func setRequestID(frame requestFrame, id int32) {
-	binary.BigEndian.PutUint32(frame[0][8:], uint32(id))
+	binary.BigEndian.PutUint32(frame.head[8:], uint32(id))
 }
 
 // readFrame reads one length-prefixed frame and returns the bytes after the

@@ -47,10 +47,10 @@ func encodeRecordsRequest(api APIKey, version int16, req proto.Message, maxSize 
 	switch req.(type) {
 	case *pb.ProduceLogRequest, *pb.PutKvRequest:
 	default:
-		return nil, false, nil // before the checks below, which cost a walk of req
+		return requestFrame{}, false, nil // before the checks below, which cost a walk of req
 	}
 	if proto.CheckInitialized(req) != nil || len(req.ProtoReflect().GetUnknown()) > 0 {
-		return nil, false, nil
+		return requestFrame{}, false, nil
 	}
 	var w recordsWriter
 	switch r := req.(type) {
@@ -58,7 +58,7 @@ func encodeRecordsRequest(api APIKey, version int16, req proto.Message, maxSize 
 		w.begin(api, version, *r.Acks, *r.TableId, *r.TimeoutMs)
 		for _, b := range r.BucketsReq {
 			if !w.bucket(fieldProduceBuckets, b, b.PartitionId, *b.BucketId, b.Records) {
-				return nil, false, nil
+				return requestFrame{}, false, nil
 			}
 		}
 	case *pb.PutKvRequest:
@@ -66,7 +66,7 @@ func encodeRecordsRequest(api APIKey, version int16, req proto.Message, maxSize 
 		w.packedInt32s(fieldTargetColumns, r.TargetColumns)
 		for _, b := range r.BucketsReq {
 			if !w.bucket(fieldPutKvBuckets, b, b.PartitionId, *b.BucketId, b.Records) {
-				return nil, false, nil
+				return requestFrame{}, false, nil
 			}
 		}
 		if r.AggMode != nil {
@@ -78,9 +78,9 @@ func encodeRecordsRequest(api APIKey, version int16, req proto.Message, maxSize 
 }
 
 // recordsWriter appends a write request to a frame: cur is the part being
-// written, frame the parts before it.
+// written, parts the parts before it.
 type recordsWriter struct {
-	frame requestFrame
+	parts [][]byte
 	cur   []byte
 }
 
@@ -142,7 +142,7 @@ func (w *recordsWriter) bucket(n protowire.Number, msg proto.Message, partitionI
 		w.cur = append(w.cur, records...)
 		return true
 	}
-	w.frame = append(w.frame, w.cur, records)
+	w.parts = append(w.parts, w.cur, records)
 	w.cur = make([]byte, 0, 64)
 	return true
 }
@@ -150,12 +150,16 @@ func (w *recordsWriter) bucket(n protowire.Number, msg proto.Message, partitionI
 // finish closes the frame, checks its size and writes its length.
 func (w *recordsWriter) finish(api APIKey, maxSize int) (requestFrame, error) {
 	if len(w.cur) > 0 {
-		w.frame = append(w.frame, w.cur)
+		w.parts = append(w.parts, w.cur)
 	}
-	total := w.frame.size()
+	f := requestFrame{head: w.parts[0]}
+	if len(w.parts) > 1 {
+		f.parts = w.parts
+	}
+	total := f.size()
 	if total > maxSize || total-lengthFieldSize > math.MaxInt32 {
-		return nil, requestTooLarge(api, total, maxSize)
+		return requestFrame{}, requestTooLarge(api, total, maxSize)
 	}
-	binary.BigEndian.PutUint32(w.frame[0], uint32(total-lengthFieldSize))
-	return w.frame, nil
+	binary.BigEndian.PutUint32(f.head, uint32(total-lengthFieldSize))
+	return f, nil
 }

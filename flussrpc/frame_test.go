@@ -51,7 +51,7 @@ func TestEncodeRequestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	setRequestID(frame, 7)
-	if want := readHexFixture(t, "api_versions_request.hex"); !bytes.Equal(bytes.Join(frame, nil), want) {
+	if want := readHexFixture(t, "api_versions_request.hex"); !bytes.Equal(joined(frame), want) {
 		t.Fatalf("frame\n got %x\nwant %x", frame, want)
 	}
 }
@@ -63,7 +63,7 @@ func TestEncodeRequestHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	setRequestID(parts, -2)
-	frame := bytes.Join(parts, nil)
+	frame := joined(parts)
 	if got := int(binary.BigEndian.Uint32(frame)); got != len(frame)-4 {
 		t.Errorf("length %d, want %d", got, len(frame)-4)
 	}
@@ -308,5 +308,19 @@ func BenchmarkReadPayload(b *testing.B) {
 		if err != nil || len(got) != len(payload) {
 			b.Fatalf("read %d bytes, err %v", len(got), err)
 		}
+	}
+}
+
+// A request that references no batches costs one allocation, its frame:
+// lookups are sent one request at a time.
+func TestEncodeRequestAllocatesOnlyTheFrame(t *testing.T) {
+	req := &pb.LookupRequest{TableId: proto.Int64(1), BucketsReq: []*pb.PbLookupReqForBucket{{BucketId: proto.Int32(0), Keys: [][]byte{[]byte("key")}}}}
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := encodeRequest(APIKeyLookup, 0, req, DefaultMaxRequestSize); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("%v allocations, want 1", allocs)
 	}
 }
