@@ -15,10 +15,10 @@ import (
 // Result is what one workload process prints as its last stdout line, in
 // the same shape from the Go, Java and Python programs.
 type Result struct {
-	Ops     int64   `json:"ops"`     // rows written or read, or lookups done
-	Seconds float64 `json:"seconds"` // wall time of the measured part
-	P50ms   float64 `json:"p50_ms,omitempty"`
-	P99ms   float64 `json:"p99_ms,omitempty"`
+	Ops     int64   `json:"ops"`              // rows written or read, or lookups done
+	Seconds float64 `json:"seconds"`          // wall time of the measured part
+	P50ms   float64 `json:"p50_ms,omitempty"` // median latency of one lookup, ms
+	P99ms   float64 `json:"p99_ms,omitempty"` // 99th percentile of the same
 	// AddedSQLus and AddedPreparedus are, for the paired lookups (Go's
 	// runPaired), the median time in µs a db.QueryRowContext and a
 	// prepared stmt.QueryRowContext took beyond the native lookup of

@@ -25,11 +25,11 @@ import (
 
 // Job is one workload run, as the orchestrator hands it to a process.
 type Job struct {
-	Mode      string // append, upsert, lookup, scan-arrow, scan-rows, scan-sql
-	Client    string // native, arrow (appends), sql, prepared, paired (lookups)
-	Bootstrap string
-	DB, Table string
-	Rows      int
+	Mode      string        // append, upsert, lookup, scan-arrow, scan-rows, scan-sql
+	Client    string        // native, arrow (appends), sql, prepared, paired (lookups)
+	Bootstrap string        // host:port of the cluster
+	DB, Table string        // the table the run writes or reads
+	Rows      int           // rows written, scanned, or in the lookup table
 	Conc      int           // lookups in flight
 	Duration  time.Duration // of a lookup run
 }
