@@ -64,7 +64,36 @@ func (c Config) start(s server, lib string) error {
 	}
 	// Reap the child if it dies while we are still running, so that a
 	// crashed server does not linger as a zombie that looks alive.
-	go func() { _ = cmd.Wait() }()
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	if err := c.awaitExec(pid, exited, execTimeout); err != nil {
+		_ = cmd.Process.Kill()
+		return fmt.Errorf("cluster: %s: %w", s.name, err)
+	}
+	return nil
+}
+
+// execTimeout bounds awaitExec; an exec takes microseconds to milliseconds.
+const execTimeout = 10 * time.Second
+
+// awaitExec waits until the process pid shows as ours (isOurs), or has
+// ended (exited is closed), which the caller's liveness checks report
+// with the server's log. cmd.Start returns once the child's execve has
+// closed its close-on-exec files, and the kernel sets up the new
+// program's arguments only after that: for a moment /proc/<pid>/cmdline
+// reads empty, and a liveness check (pidOf) right after the start took a
+// starting ZooKeeper for dead.
+func (c Config) awaitExec(pid int, exited <-chan struct{}, d time.Duration) error {
+	deadline := time.After(d)
+	for !c.isOurs(pid) {
+		select {
+		case <-exited:
+			return nil
+		case <-deadline:
+			return fmt.Errorf("process %d did not show the cluster directory in its command line within %s", pid, d)
+		case <-time.After(time.Millisecond):
+		}
+	}
 	return nil
 }
 
