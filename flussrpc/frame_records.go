@@ -41,40 +41,51 @@ const (
 
 // encodeRecordsRequest encodes a PRODUCE_LOG or PUT_KV request with its
 // batches referenced. ok is false for any other message, and for one that
-// proto.Marshal must judge: a required field missing, or unknown fields
-// present, which only a decoded message has.
+// proto.Marshal must judge (encodable).
 func encodeRecordsRequest(api APIKey, version int16, req proto.Message, maxSize int) (frame requestFrame, ok bool, err error) {
-	switch req.(type) {
-	case *pb.ProduceLogRequest, *pb.PutKvRequest:
-	default:
-		return requestFrame{}, false, nil // before the checks below, which cost a walk of req
-	}
-	if proto.CheckInitialized(req) != nil || len(req.ProtoReflect().GetUnknown()) > 0 {
-		return requestFrame{}, false, nil
-	}
 	var w recordsWriter
 	switch r := req.(type) {
 	case *pb.ProduceLogRequest:
+		if !encodable(r, r.BucketsReq) {
+			return requestFrame{}, false, nil
+		}
 		w.begin(api, version, *r.Acks, *r.TableId, *r.TimeoutMs)
 		for _, b := range r.BucketsReq {
-			if !w.bucket(fieldProduceBuckets, b, b.PartitionId, *b.BucketId, b.Records) {
-				return requestFrame{}, false, nil
-			}
+			w.bucket(fieldProduceBuckets, b.PartitionId, *b.BucketId, b.Records)
 		}
 	case *pb.PutKvRequest:
+		if !encodable(r, r.BucketsReq) {
+			return requestFrame{}, false, nil
+		}
 		w.begin(api, version, *r.Acks, *r.TableId, *r.TimeoutMs)
 		w.packedInt32s(fieldTargetColumns, r.TargetColumns)
 		for _, b := range r.BucketsReq {
-			if !w.bucket(fieldPutKvBuckets, b, b.PartitionId, *b.BucketId, b.Records) {
-				return requestFrame{}, false, nil
-			}
+			w.bucket(fieldPutKvBuckets, b.PartitionId, *b.BucketId, b.Records)
 		}
 		if r.AggMode != nil {
 			w.int32Field(fieldAggMode, *r.AggMode)
 		}
+	default:
+		return requestFrame{}, false, nil
 	}
 	frame, err = w.finish(api, maxSize)
 	return frame, true, err
+}
+
+// encodable reports whether a write request with these bucket entries can
+// be encoded here: every required field set (a nil entry has none) and no
+// unknown fields, which only a decoded message has. Anything else is left
+// to proto.Marshal, which rejects it or keeps the unknown fields.
+func encodable[B proto.Message](req proto.Message, buckets []B) bool {
+	if proto.CheckInitialized(req) != nil || len(req.ProtoReflect().GetUnknown()) > 0 {
+		return false
+	}
+	for _, b := range buckets {
+		if len(b.ProtoReflect().GetUnknown()) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // recordsWriter appends a write request to a frame: cur is the part being
@@ -118,13 +129,9 @@ func (w *recordsWriter) packedInt32s(n protowire.Number, vs []int32) {
 	}
 }
 
-// bucket appends one bucket entry, msg: the nested message's header and
-// scalars into cur, its records as a part of their own unless small. It
-// reports false, appending nothing, if msg has unknown fields.
-func (w *recordsWriter) bucket(n protowire.Number, msg proto.Message, partitionID *int64, bucketID int32, records []byte) bool {
-	if len(msg.ProtoReflect().GetUnknown()) > 0 {
-		return false
-	}
+// bucket appends one bucket entry: the nested message's header and
+// scalars into cur, its records as a part of their own unless small.
+func (w *recordsWriter) bucket(n protowire.Number, partitionID *int64, bucketID int32, records []byte) {
 	size := 1 + protowire.SizeVarint(uint64(int64(bucketID))) + 1 + protowire.SizeBytes(len(records))
 	if partitionID != nil {
 		size += 1 + protowire.SizeVarint(uint64(*partitionID))
@@ -140,11 +147,10 @@ func (w *recordsWriter) bucket(n protowire.Number, msg proto.Message, partitionI
 	w.cur = protowire.AppendVarint(w.cur, uint64(len(records)))
 	if len(records) <= inlineRecords {
 		w.cur = append(w.cur, records...)
-		return true
+		return
 	}
 	w.parts = append(w.parts, w.cur, records)
 	w.cur = make([]byte, 0, 64)
-	return true
 }
 
 // finish closes the frame, checks its size and writes its length.

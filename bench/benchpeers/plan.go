@@ -172,7 +172,7 @@ func orchestrate(ctx context.Context, o options) error {
 	if len(cs) == 0 {
 		return errors.New("no workload selected")
 	}
-	if o.ours == "" && slices.ContainsFunc(cs, func(bc bcase) bool { return bc.lang == langGo && bc.client != "ceiling" }) {
+	if o.ours == "" && slices.ContainsFunc(cs, func(bc bcase) bool { return bc.lang == langGo && !bc.ceiling() }) {
 		return errors.New("-ours: build bench/ours and give its path (make bench-peers does)")
 	}
 	self, err := os.Executable()
@@ -394,7 +394,7 @@ func execCase(ctx context.Context, o options, self string, bc bcase, db, table s
 		// The ceiling replays in this binary; our client runs in one of
 		// its own, whose peak RSS is then the client's (bench/ours).
 		name, pre := o.ours, []string{bc.client}
-		if bc.client == "ceiling" {
+		if bc.ceiling() {
 			name, pre = self, []string{"ceiling", bc.client}
 		}
 		cmd = exec.CommandContext(ctx, name, append(pre, args...)...)
