@@ -19,11 +19,10 @@ PROTOC_GEN_GO       = google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
 
 export FLUSS_PEER_PYTHON = $(CURDIR)/$(PEER_PY)
 
-# The Go modules of the repository besides the root one: the GORM dialector
+# The Go modules of the repository besides the root one: the GORM dialector,
 # the examples that need GORM or bun, and the DuckDB analytics engine carry
-# their own dependencies, so
-# that the driver module does not. Every target that builds, vets or tests
-# runs in each of them too.
+# their own dependencies, so that the driver module does not. Every target
+# that builds, vets or tests runs in each of them too.
 SUBMODULES = gorm examples/gorm examples/bun analytics
 # DuckDB's Arrow interface, which the analytics module feeds the engine
 # through, is compiled only with this tag; the other modules ignore it.
