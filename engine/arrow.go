@@ -169,6 +169,9 @@ type ArrowReader struct {
 	eof    bool
 	// direct is set when the source's Arrow batches are the result.
 	direct *directArrow
+	// engine, instead of src, gives the records of a query engine
+	// (analytic.go).
+	engine array.RecordReader
 }
 
 // directArrow hands out the Arrow batches of a log scan, reshaped to the
@@ -220,6 +223,12 @@ func (c *Session) queryArrow(ctx context.Context, query string, args []driver.Na
 		p, err := pr.Plan(ctx)
 		if err != nil {
 			return nil, err
+		}
+		if a, ok := p.(*planner.Analytic); ok {
+			if sp.Of > 1 {
+				return nil, errNotSplit
+			}
+			return c.analytic(ctx, a, b)
 		}
 		qp, ok := p.(planner.QueryPlan)
 		if !ok {
@@ -309,6 +318,9 @@ func (r *ArrowReader) Next() bool {
 	}
 	if r.direct != nil {
 		return r.nextDirect()
+	}
+	if r.engine != nil {
+		return r.nextEngine()
 	}
 	for !r.eof && r.bld.Len() < arrowBatchRows {
 		if r.st.done() {
@@ -427,6 +439,10 @@ func (r *ArrowReader) Release() {
 			}
 		}
 		r.direct.queue = nil
+	}
+	if r.engine != nil {
+		r.engine.Release()
+		return
 	}
 	r.src.close()
 	r.bld.Release()

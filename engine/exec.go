@@ -176,6 +176,9 @@ func (c *Session) execute(ctx context.Context, p planner.Plan, b *binder) (drive
 		*planner.LogScan, *planner.KvScan, *planner.ChangelogScan, *planner.Sort:
 		rows, err := c.query(ctx, p.(planner.QueryPlan), b)
 		return rows, 0, err
+	case *planner.Analytic:
+		rows, err := c.analyticRows(ctx, p, b)
+		return rows, 0, err
 	case *planner.Constant:
 		row, err := b.values(p.Row)
 		if err != nil {
@@ -261,7 +264,12 @@ func (c *Session) executeBatch(ctx context.Context, p *planner.Batch, b *binder)
 
 func (c *Session) explain(p *planner.Explain) driver.Rows {
 	var rows [][]any
-	for _, line := range strings.Split(strings.TrimRight(p.Inner.String(), "\n"), "\n") {
+	text := p.Inner.String()
+	if a, ok := p.Inner.(*planner.Analytic); ok {
+		// The native reads, then what the engine runs over them.
+		text += "\n" + c.explainAnalytic(a)
+	}
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		rows = append(rows, []any{line})
 	}
 	return newMemRows(p.Output, rows, c.outOptions())

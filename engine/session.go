@@ -82,6 +82,7 @@ func (c *Session) Reset() {
 		DSNOptions: maps.Clone(c.cfg.Options),
 		LenientDDL: c.cfg.LenientDDL,
 		Location:   c.cfg.Location,
+		Engine:     registeredEngine() != nil,
 	}
 	c.sessVersion++
 	c.touched = false
@@ -133,6 +134,11 @@ func (p *Prepared) Plan(ctx context.Context) (planner.Plan, error) {
 		plan, err := planner.Build(ctx, p.stmt, p.s.cat, &p.s.sess)
 		if err != nil {
 			return nil, WrapError(err, p.stmt.Text())
+		}
+		if a, ok := plan.(*planner.Analytic); ok {
+			if err := p.s.describeAnalytic(ctx, a); err != nil {
+				return nil, WrapError(err, p.stmt.Text())
+			}
 		}
 		p.plan, p.version = plan, version
 	}

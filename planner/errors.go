@@ -9,6 +9,9 @@ import "fmt"
 type Error struct {
 	Clause string
 	Msg    string
+	// engine marks what only a query engine serves (Session.Engine
+	// lifts it).
+	engine bool
 }
 
 // Error returns "fluss: " followed by the message.
@@ -17,4 +20,11 @@ func (e *Error) Error() string { return "fluss: " + e.Msg }
 // errf builds an *Error.
 func errf(clause, format string, args ...any) *Error {
 	return &Error{Clause: clause, Msg: fmt.Sprintf(format, args...)}
+}
+
+// engineErrf builds an *Error for what only a query engine serves.
+func engineErrf(clause, format string, args ...any) *Error {
+	e := errf(clause, format, args...)
+	e.engine = true
+	return e
 }

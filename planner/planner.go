@@ -119,8 +119,15 @@ func (p *planCtx) statement(stmt parser.Statement) (Plan, error) {
 		}
 		return nil, unsupportedError(s)
 	case *parser.Select:
-		return p.selectStmt(s)
+		pl, err := p.selectStmt(s)
+		if err != nil && p.sess.engine() && needsEngine(err) {
+			return p.analytic(s)
+		}
+		return pl, err
 	case *parser.Union:
+		if p.sess.engine() {
+			return p.analytic(s)
+		}
 		return nil, engineError(s.Type)
 	case *parser.Insert:
 		return p.insert(s)
@@ -153,7 +160,7 @@ func engineError(feature string) *Error {
 	if strings.HasPrefix(feature, "aggregate ") {
 		clause = "SELECT"
 	}
-	return errf(clause, "%s is a query-engine feature; the fluss driver only plans single-table lookups and bounded scans. Use Flink SQL (lookup/delta joins) or compute in Go", feature)
+	return engineErrf(clause, "%s is a query-engine feature; the fluss driver only plans single-table lookups and bounded scans. Import github.com/gofluss/fluss/analytics to run it on the embedded engine, use Flink SQL, or compute in Go", feature)
 }
 
 // ---------------------------------------------------------------------------

@@ -262,9 +262,9 @@ func (q *query) selectList() error {
 				if err := engineFunc(e, "SELECT"); err != nil {
 					return err
 				}
-				return errf("SELECT", "%s in the select list needs a query engine; select plain columns (or COUNT(*) alone) and compute in Go", exprText(e))
+				return engineErrf("SELECT", "%s in the select list needs a query engine; select plain columns (or COUNT(*) alone) and compute in Go", exprText(e))
 			default:
-				return errf("SELECT", "%s in the select list needs a query engine; select plain columns (or COUNT(*) alone) and compute in Go", exprText(x.Expr))
+				return engineErrf("SELECT", "%s in the select list needs a query engine; select plain columns (or COUNT(*) alone) and compute in Go", exprText(x.Expr))
 			}
 		}
 	}
@@ -463,7 +463,7 @@ func (q *query) basePlan() (Plan, error) {
 				if keys == "" {
 					keys = "none: the table is not partitioned"
 				}
-				return nil, errf("WHERE", "COUNT(*) is served from table statistics, so WHERE may only restrict partition keys (%s); %s needs a query engine (or enable 'fluss.client-filter' and count the rows of a filtered scan in Go)", keys, exprText(c.expr))
+				return nil, engineErrf("WHERE", "COUNT(*) is served from table statistics, so WHERE may only restrict partition keys (%s); %s needs a query engine (or enable 'fluss.client-filter' and count the rows of a filtered scan in Go)", keys, exprText(c.expr))
 			}
 		}
 		if pk && strings.EqualFold(q.d.Properties[schema.OptChangelogImage], "WAL") {
@@ -620,12 +620,12 @@ func (q *query) scanWhereError(c conj) *Error {
 		parts = "none"
 	}
 	if !sc.HasPrimaryKey() {
-		return errf("WHERE", "log table %q has no key to look up; only partition-key predicates (%s) and LIMIT are served. Enable 'fluss.client-filter' to filter a bounded scan client-side (%s), or use Flink SQL", q.info.Path.Table, parts, hint)
+		return engineErrf("WHERE", "log table %q has no key to look up; only partition-key predicates (%s) and LIMIT are served. Enable 'fluss.client-filter' to filter a bounded scan client-side (%s), or use Flink SQL", q.info.Path.Table, parts, hint)
 	}
 	keyIdx := indexes(q.row, sc.PrimaryKey)
 	for _, r := range c.refs {
 		if slices.Contains(keyIdx, r) && !slices.Contains(q.partKeys, r) {
-			return errf("WHERE", "primary-key predicates must be equality (or IN) on every key column (%s); %q would need a scan", strings.Join(sc.PrimaryKey, ", "), exprText(c.expr))
+			return engineErrf("WHERE", "primary-key predicates must be equality (or IN) on every key column (%s); %q would need a scan", strings.Join(sc.PrimaryKey, ", "), exprText(c.expr))
 		}
 	}
 	col := exprText(c.expr)
@@ -639,7 +639,7 @@ func (q *query) scanWhereError(c conj) *Error {
 	if isPrefixBucketKey(q.d) {
 		prefix = ", prefix lookups (bucket key " + strings.Join(q.d.BucketKeys, ",") + ")"
 	}
-	return errf("WHERE", "WHERE on non-key column %q: Fluss serves point lookups (all of %s)%s and bounded scans; add LIMIT with no WHERE, or enable client-side filtering with %s", col, strings.Join(sc.PrimaryKey, ","), prefix, hint)
+	return engineErrf("WHERE", "WHERE on non-key column %q: Fluss serves point lookups (all of %s)%s and bounded scans; add LIMIT with no WHERE, or enable client-side filtering with %s", col, strings.Join(sc.PrimaryKey, ","), prefix, hint)
 }
 
 func (q *query) changelogPlan() (Plan, error) {
@@ -795,7 +795,7 @@ func (p *planCtx) constItem(e parser.Expr) (Value, error) {
 		}
 		return Value{}, errf("SELECT", "variable %s is not known; the driver answers @@version and @@version_comment", x.Name)
 	}
-	return Value{}, errf("SELECT", "%s needs a query engine; SELECT without FROM supports constants, CAST(? AS T), VERSION(), DATABASE(), CURRENT_CATALOG, USER() and the clock (NOW(), CURRENT_DATE, ...)", exprText(e))
+	return Value{}, engineErrf("SELECT", "%s needs a query engine; SELECT without FROM supports constants, CAST(? AS T), VERSION(), DATABASE(), CURRENT_CATALOG, USER() and the clock (NOW(), CURRENT_DATE, ...)", exprText(e))
 }
 
 // checkInsertIfNotExists validates the lookup.insert-if-not-exists hint

@@ -44,7 +44,13 @@ type Session struct {
 	// Location is the DSN's loc, used for TIMESTAMP_LTZ literals and
 	// 'scan.startup.timestamp' datetimes (nil means UTC).
 	Location *time.Location
+	// Engine says that an embedded query engine runs what Fluss cannot
+	// serve (aggregates, joins, filters on any column, ...): such a
+	// SELECT plans as an *Analytic instead of being refused.
+	Engine bool
 }
+
+func (s *Session) engine() bool { return s != nil && s.Engine }
 
 func (s *Session) database() string {
 	if s == nil || s.Database == "" {

@@ -123,7 +123,7 @@ func (q *query) sortColumn(e parser.Expr) (int, error) {
 		q.output = append(q.output, Column{q.row.names[i], q.row.types[i]})
 		return len(q.output) - 1, nil
 	}
-	return 0, errf("ORDER BY", "ORDER BY %s: the client sorts by columns, select-list aliases and positions only; an expression needs a query engine", exprText(e))
+	return 0, engineErrf("ORDER BY", "ORDER BY %s: the client sorts by columns, select-list aliases and positions only; an expression needs a query engine", exprText(e))
 }
 
 // aliasPosition finds a select-list alias (AS name) among the outputs.

@@ -1,0 +1,313 @@
+//go:build duckdb_arrow
+
+package analytics
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/gofluss/fluss/engine"
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
+	"github.com/gofluss/fluss/planner"
+)
+
+// Option keys a session (SET, OPTIONS hints, the DSN) sets for the engine.
+const (
+	// OptMemoryLimit caps the engine's memory (DuckDB's memory_limit,
+	// e.g. '512MB', '4GB'); past it the engine spills to
+	// OptTempDirectory or fails the query.
+	OptMemoryLimit = "fluss.engine.memory-limit"
+	// OptTempDirectory is where the engine spills.
+	OptTempDirectory = "fluss.engine.temp-directory"
+	// OptThreads is how many threads a query may use (default: one per
+	// core).
+	OptThreads = "fluss.engine.threads"
+)
+
+// DefaultMemoryLimit is the memory cap when OptMemoryLimit is not set.
+const DefaultMemoryLimit = "1GB"
+
+func init() { engine.RegisterQueryEngine(&Engine{}) }
+
+// Engine is the DuckDB query engine. One embedded database serves every
+// session with the same settings; each query runs on a connection of its
+// own, with the query's sources registered on it as Arrow views.
+type Engine struct {
+	mu  sync.Mutex
+	dbs map[settings]*sql.DB
+}
+
+// settings are the per-database DuckDB settings.
+type settings struct {
+	memoryLimit, tempDir, threads string
+}
+
+func settingsOf(opts map[string]string) (settings, error) {
+	s := settings{memoryLimit: DefaultMemoryLimit, tempDir: filepath.Join(os.TempDir(), "fluss-engine")}
+	if v := strings.TrimSpace(opts[OptMemoryLimit]); v != "" {
+		s.memoryLimit = v
+	}
+	if v := strings.TrimSpace(opts[OptTempDirectory]); v != "" {
+		s.tempDir = v
+	}
+	s.threads = strings.TrimSpace(opts[OptThreads])
+	for _, v := range []string{s.memoryLimit, s.tempDir, s.threads} {
+		if strings.ContainsAny(v, "'\x00") {
+			return settings{}, fmt.Errorf("fluss: engine setting %q may not contain a quote", v)
+		}
+	}
+	return s, nil
+}
+
+// db returns the embedded database for opts, opening it on first use.
+func (e *Engine) db(opts map[string]string) (*sql.DB, error) {
+	s, err := settingsOf(opts)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if db := e.dbs[s]; db != nil {
+		return db, nil
+	}
+	init := []string{
+		fmt.Sprintf("SET memory_limit = '%s'", s.memoryLimit),
+		fmt.Sprintf("SET temp_directory = '%s'", s.tempDir),
+		// Results keep the time zone out of TIMESTAMPTZ arithmetic:
+		// Fluss's instants are UTC.
+		"SET TimeZone = 'UTC'",
+	}
+	if s.threads != "" {
+		init = append(init, fmt.Sprintf("SET threads = %s", s.threads))
+	}
+	c, err := duckdb.NewConnector("", func(ex driver.ExecerContext) error {
+		for _, q := range init {
+			if _, err := ex.ExecContext(context.Background(), q, nil); err != nil {
+				return fmt.Errorf("fluss: engine setting (%s): %w", q, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	db := sql.OpenDB(c)
+	if e.dbs == nil {
+		e.dbs = map[settings]*sql.DB{}
+	}
+	e.dbs[s] = db
+	return db, nil
+}
+
+// session is one query's connection with its views.
+type session struct {
+	conn     *sql.Conn
+	arrow    *duckdb.Arrow
+	releases []func()
+	temps    []string
+}
+
+// open translates q and opens a session for it.
+func (e *Engine) open(ctx context.Context, q *engine.AnalyticQuery) (string, *session, error) {
+	text, err := translate(q.Plan.Query)
+	if err != nil {
+		return "", nil, err
+	}
+	db, err := e.db(q.Options)
+	if err != nil {
+		return "", nil, err
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	s := &session{conn: conn}
+	err = conn.Raw(func(dc any) error {
+		a, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
+		s.arrow = a
+		return err
+	})
+	if err != nil {
+		conn.Close()
+		return "", nil, err
+	}
+	return text, s, nil
+}
+
+// close drops the views and temporary tables and returns the connection.
+func (s *session) close() {
+	for _, r := range s.releases {
+		r()
+	}
+	for _, t := range s.temps {
+		_, _ = s.conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+quote(t))
+	}
+	_ = s.conn.Close()
+}
+
+// register exposes rr as a view.
+func (s *session) register(rr array.RecordReader, name string) error {
+	release, err := s.arrow.RegisterView(rr, name)
+	if err != nil {
+		return fmt.Errorf("fluss: engine view %s: %w", name, err)
+	}
+	s.releases = append(s.releases, release)
+	return nil
+}
+
+// Describe returns the result columns of q: it plans the query over empty
+// views of the sources' schemas.
+func (e *Engine) Describe(ctx context.Context, q *engine.AnalyticQuery) ([]planner.Column, error) {
+	text, s, err := e.open(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+	for i, src := range q.Plan.Sources {
+		empty, err := array.NewRecordReader(q.Schemas[i], nil)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.register(empty, src.View); err != nil {
+			return nil, err
+		}
+	}
+	args := make([]any, q.Plan.NumParams)
+	rr, err := s.arrow.QueryContext(ctx, "SELECT * FROM ("+text+") LIMIT 0", args...)
+	if err != nil {
+		return nil, engineError(err)
+	}
+	defer rr.Release()
+	return columnsOf(rr.Schema())
+}
+
+// columnsOf maps the engine's result schema to Fluss columns.
+func columnsOf(sc *arrow.Schema) ([]planner.Column, error) {
+	out := make([]planner.Column, sc.NumFields())
+	for i, f := range sc.Fields() {
+		t, err := arrowipc.FlussType(f.Type)
+		if err != nil {
+			return nil, fmt.Errorf("fluss: result column %q: %w", f.Name, err)
+		}
+		out[i] = planner.Column{Name: f.Name, Type: t}
+	}
+	return out, nil
+}
+
+// Explain returns the SQL the engine runs.
+func (e *Engine) Explain(q *engine.AnalyticQuery) (string, error) {
+	text, err := translate(q.Plan.Query)
+	if err != nil {
+		return "", err
+	}
+	return "Engine: DuckDB " + duckdbVersion + "\n  " + strings.ReplaceAll(text, "\n", "\n  "), nil
+}
+
+// duckdbVersion is the DuckDB release duckdb-go v2.10506.0 embeds.
+const duckdbVersion = "1.5.6"
+
+// Query runs q. The sources stream into the engine as it reads them; a
+// lookup join's probe is read into a temporary table first, so that its
+// distinct keys can be looked up before the join runs.
+func (e *Engine) Query(ctx context.Context, q *engine.AnalyticQuery) (array.RecordReader, error) {
+	text, s, err := e.open(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.feed(ctx, q); err != nil {
+		s.close()
+		return nil, err
+	}
+	rr, err := s.arrow.QueryContext(ctx, text, q.Args...)
+	if err != nil {
+		s.close()
+		return nil, engineError(err)
+	}
+	return &result{RecordReader: rr, s: s}, nil
+}
+
+// feed registers every source of q: probes of lookup joins first.
+func (s *session) feed(ctx context.Context, q *engine.AnalyticQuery) error {
+	srcs := q.Plan.Sources
+	probes := map[int]bool{}
+	for _, src := range srcs {
+		if src.LookupJoin != nil {
+			probes[src.LookupJoin.Probe] = true
+		}
+	}
+	for i, src := range srcs {
+		if src.LookupJoin != nil {
+			continue
+		}
+		rr, err := q.Open(ctx, i, nil)
+		if err != nil {
+			return err
+		}
+		name := src.View
+		if probes[i] {
+			name += "_stream"
+		}
+		if err := s.register(rr, name); err != nil {
+			return err
+		}
+		if probes[i] {
+			if _, err := s.conn.ExecContext(ctx, "CREATE TEMP TABLE "+quote(src.View)+" AS SELECT * FROM "+quote(name)); err != nil {
+				return engineError(err)
+			}
+			s.temps = append(s.temps, src.View)
+		}
+	}
+	for i, src := range srcs {
+		lj := src.LookupJoin
+		if lj == nil {
+			continue
+		}
+		cols := make([]string, len(lj.ProbeColumns))
+		for k, c := range lj.ProbeColumns {
+			cols[k] = quote(c)
+		}
+		keys, err := s.arrow.QueryContext(ctx, "SELECT DISTINCT "+strings.Join(cols, ", ")+" FROM "+quote(srcs[lj.Probe].View))
+		if err != nil {
+			return engineError(err)
+		}
+		rr, err := q.Open(ctx, i, keys)
+		if err != nil {
+			return err
+		}
+		if err := s.register(rr, src.View); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// result is the engine's answer; releasing it ends the query's session.
+type result struct {
+	array.RecordReader
+	s    *session
+	once sync.Once
+}
+
+func (r *result) Release() {
+	r.RecordReader.Release()
+	r.once.Do(r.s.close)
+}
+
+// engineError makes DuckDB's errors say where they come from.
+func engineError(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("fluss: query engine: %w", err)
+}
