@@ -19,23 +19,14 @@ import (
 
 	"github.com/gofluss/fluss/engine"
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
+	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/planner"
 )
 
-// Option keys a session (SET, OPTIONS hints, the DSN) sets for the engine.
-const (
-	// OptMemoryLimit caps the engine's memory (DuckDB's memory_limit,
-	// e.g. '512MB', '4GB'); past it the engine spills to
-	// OptTempDirectory or fails the query.
-	OptMemoryLimit = "fluss.engine.memory-limit"
-	// OptTempDirectory is where the engine spills.
-	OptTempDirectory = "fluss.engine.temp-directory"
-	// OptThreads is how many threads a query may use (default: one per
-	// core).
-	OptThreads = "fluss.engine.threads"
-)
-
-// DefaultMemoryLimit is the memory cap when OptMemoryLimit is not set.
+// DefaultMemoryLimit is DuckDB's memory_limit when the session sets no
+// planner.EngineMemoryLimit ('fluss.engine.memory-limit'); the temporary
+// directory defaults to fluss-engine under os.TempDir, and the threads to
+// one per core.
 const DefaultMemoryLimit = "1GB"
 
 func init() { engine.RegisterQueryEngine(&Engine{}) }
@@ -55,13 +46,13 @@ type settings struct {
 
 func settingsOf(opts map[string]string) (settings, error) {
 	s := settings{memoryLimit: DefaultMemoryLimit, tempDir: filepath.Join(os.TempDir(), "fluss-engine")}
-	if v := strings.TrimSpace(opts[OptMemoryLimit]); v != "" {
+	if v := strings.TrimSpace(opts[planner.EngineMemoryLimit]); v != "" {
 		s.memoryLimit = v
 	}
-	if v := strings.TrimSpace(opts[OptTempDirectory]); v != "" {
+	if v := strings.TrimSpace(opts[planner.EngineTempDirectory]); v != "" {
 		s.tempDir = v
 	}
-	s.threads = strings.TrimSpace(opts[OptThreads])
+	s.threads = strings.TrimSpace(opts[planner.EngineThreads])
 	for _, v := range []string{s.memoryLimit, s.tempDir, s.threads} {
 		if strings.ContainsAny(v, "'\x00") {
 			return settings{}, fmt.Errorf("fluss: engine setting %q may not contain a quote", v)
@@ -184,12 +175,46 @@ func (e *Engine) Describe(ctx context.Context, q *engine.AnalyticQuery) ([]plann
 		}
 	}
 	args := make([]any, q.Plan.NumParams)
-	rr, err := s.arrow.QueryContext(ctx, "SELECT * FROM ("+text+") LIMIT 0", args...)
+	probe := "SELECT * FROM (" + text + ") LIMIT 0"
+	rr, err := s.arrow.QueryContext(ctx, probe, args...)
 	if err != nil {
 		return nil, engineError(err)
 	}
 	defer rr.Release()
-	return columnsOf(rr.Schema())
+	cols, err := columnsOf(rr.Schema())
+	if err != nil {
+		return nil, err
+	}
+	return cols, s.narrowHugeInts(ctx, probe, args, cols)
+}
+
+// narrowHugeInts makes the HUGEINT columns of a result BIGINT. DuckDB sums
+// integers into 128 bits, which its Arrow output cannot tell from a
+// DECIMAL(38, 0); Flink's SUM of an integer column is BIGINT, and so is
+// ours (a sum that leaves the BIGINT range fails the query).
+func (s *session) narrowHugeInts(ctx context.Context, probe string, args []any, cols []planner.Column) error {
+	wide := false
+	for _, c := range cols {
+		wide = wide || c.Type.Root == schema.RootDecimal && c.Type.Precision == 38 && c.Type.Scale == 0
+	}
+	if !wide {
+		return nil
+	}
+	rows, err := s.conn.QueryContext(ctx, probe, args...)
+	if err != nil {
+		return engineError(err)
+	}
+	defer rows.Close()
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		return err
+	}
+	for i, t := range types {
+		if i < len(cols) && t.DatabaseTypeName() == "HUGEINT" {
+			cols[i].Type = schema.BigInt()
+		}
+	}
+	return nil
 }
 
 // columnsOf maps the engine's result schema to Fluss columns.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -57,7 +58,8 @@ func relabels(a, b arrow.DataType) bool {
 }
 
 // convertArray converts the values of a to type want: integers between
-// widths (an overflow is an error), UINT64 to DECIMAL(20, 0), DATE64 to
+// widths and a DECIMAL(38, 0) (an engine's 128-bit integer) to BIGINT (an
+// overflow is an error), UINT64 to DECIMAL(20, 0), DATE64 to
 // DATE32 and a column of NULLs to any type. Other conversions are
 // refused: FlussType never asks for them.
 func convertArray(a arrow.Array, want arrow.DataType) (arrow.Array, error) {
@@ -84,6 +86,16 @@ func appendConverted(b array.Builder, a arrow.Array, i int) error {
 	if d, ok := a.(*array.Date64); ok {
 		if db, ok := b.(*array.Date32Builder); ok {
 			db.Append(arrow.Date32FromTime(d.Value(i).ToTime()))
+			return nil
+		}
+	}
+	if d, ok := a.(*array.Decimal128); ok {
+		if ib, ok := b.(*array.Int64Builder); ok {
+			v := d.Value(i)
+			if v.Cmp(decimal128.FromI64(math.MinInt64)) < 0 || v.Cmp(decimal128.FromI64(math.MaxInt64)) > 0 {
+				return fmt.Errorf("%s overflows BIGINT", v.ToString(0))
+			}
+			ib.Append(int64(v.LowBits()))
 			return nil
 		}
 	}

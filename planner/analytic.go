@@ -469,16 +469,28 @@ func keyJoin(on parser.Expr, i int, srcs []*analyticSource, taken map[int]*Looku
 				continue
 			}
 			k := slices.IndexFunc(pk, func(n string) bool { return strings.EqualFold(n, key.Name) })
-			if k < 0 || bound[k] != "" {
+			oi := srcs[o].row.index(other.Name)
+			if k < 0 || bound[k] != "" || !sameKeyType(srcs[o].row.types[oi], s.row.types[s.row.index(key.Name)]) {
 				continue
 			}
-			probe, bound[k] = o, srcs[o].row.names[srcs[o].row.index(other.Name)]
+			probe, bound[k] = o, srcs[o].row.names[oi]
 		}
 	}
 	if probe < 0 || slices.Contains(bound, "") {
 		return nil
 	}
 	return &LookupJoin{Probe: probe, ProbeColumns: bound, Condition: exprText(on)}
+}
+
+// sameKeyType reports whether the values of a probe column of type a can
+// be looked up as key values of type b: the same type, or both integers
+// (which the engine converts between, failing on an overflow).
+func sameKeyType(a, b schema.DataType) bool {
+	ints := []schema.TypeRoot{schema.RootTinyInt, schema.RootSmallInt, schema.RootInt, schema.RootBigInt}
+	if slices.Contains(ints, a.Root) && slices.Contains(ints, b.Root) {
+		return true
+	}
+	return a.WithNullable(true).Equal(b.WithNullable(true))
 }
 
 // keyed reports whether the pushed conjuncts may bind the whole primary

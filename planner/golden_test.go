@@ -16,7 +16,8 @@ import (
 // compares the rendered plans (or errors) with the .golden files.
 // Statements are separated by blank lines; lines starting with "-- @"
 // set session state for the following statements of the file:
-// "-- @set k=v", "-- @lenient", "-- @db name", "-- @reset".
+// "-- @set k=v", "-- @lenient", "-- @db name", "-- @engine" (an embedded
+// query engine is available), "-- @reset".
 func TestGoldenPlans(t *testing.T) {
 	files, err := filepath.Glob("testdata/plans/*.sql")
 	if err != nil || len(files) == 0 {
@@ -59,6 +60,8 @@ func runGolden(t *testing.T, cat Catalog, src string) string {
 				sess.Options[k] = v
 			case trim == "-- @lenient":
 				sess.LenientDDL = true
+			case trim == "-- @engine":
+				sess.Engine = true
 			case strings.HasPrefix(trim, "-- @db "):
 				sess.Database = strings.TrimPrefix(trim, "-- @db ")
 			case trim == "-- @reset":

@@ -3,6 +3,9 @@ package planner
 import (
 	"context"
 	"fmt"
+	"maps"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
@@ -251,7 +254,22 @@ var flussKeys = map[string]bool{
 	"fluss.client-filter": true, "fluss.scan.max-rows": true, "fluss.scan.bounded": true, "fluss.scan.poll-timeout": true,
 	"fluss.write.sync": true, "fluss.merge-mode": true, "fluss.complex-types": true, "fluss.exact-rows-affected": true,
 	"fluss.scan.start-offsets": true,
+	EngineMemoryLimit:          true, EngineTempDirectory: true, EngineThreads: true,
 }
+
+// The options of the embedded query engine (see Analytic).
+const (
+	// EngineMemoryLimit caps the engine's memory, e.g. '512MB' or '4GB';
+	// past it the engine spills to EngineTempDirectory or fails the query.
+	EngineMemoryLimit = "fluss.engine.memory-limit"
+	// EngineTempDirectory is where the engine spills.
+	EngineTempDirectory = "fluss.engine.temp-directory"
+	// EngineThreads is how many threads the engine may use.
+	EngineThreads = "fluss.engine.threads"
+)
+
+// memorySize is what EngineMemoryLimit accepts: a number and a unit.
+var memorySize = regexp.MustCompile(`(?i)^\s*[0-9]+(\.[0-9]+)?\s*(B|KB|MB|GB|TB|KIB|MIB|GIB|TIB)\s*$`)
 
 func checkSessionKey(key, clause string) *Error {
 	if key == "execution.runtime-mode" {
@@ -268,7 +286,7 @@ func checkSessionKey(key, clause string) *Error {
 	}
 	if strings.HasPrefix(key, "fluss.") {
 		if !flussKeys[key] {
-			return errf(clause, "unknown driver option %q (driver options: fluss.client-filter, fluss.scan.max-rows, fluss.scan.bounded, fluss.scan.poll-timeout, fluss.scan.start-offsets, fluss.write.sync, fluss.merge-mode, fluss.complex-types, fluss.exact-rows-affected)", key)
+			return errf(clause, "unknown driver option %q (driver options: %s)", key, strings.Join(slices.Sorted(maps.Keys(flussKeys)), ", "))
 		}
 		return nil
 	}
@@ -348,6 +366,19 @@ func checkOptionValue(key, value, clause string) *Error {
 	case "fluss.client-filter", "fluss.scan.bounded", "fluss.exact-rows-affected":
 		if v != "true" && v != "false" {
 			return errf(clause, "'%s' must be 'true' or 'false', got '%s'", key, value)
+		}
+	case EngineMemoryLimit:
+		if !memorySize.MatchString(value) {
+			return errf(clause, "'%s' must be a size such as '512MB' or '4GB', got '%s'", key, value)
+		}
+	case EngineThreads:
+		var n int64
+		if _, err := fmt.Sscan(value, &n); err != nil || n <= 0 || n > 1024 {
+			return errf(clause, "'%s' must be a positive integer, got '%s'", key, value)
+		}
+	case EngineTempDirectory:
+		if strings.TrimSpace(value) == "" || strings.ContainsAny(value, "'\x00") {
+			return errf(clause, "'%s' must be a directory path without quotes, got '%s'", key, value)
 		}
 	case "fluss.scan.max-rows":
 		var n int64
