@@ -298,11 +298,11 @@ func (s *session) feed(ctx context.Context, q *engine.AnalyticQuery) error {
 		if lj == nil {
 			continue
 		}
-		cols := make([]string, len(lj.ProbeColumns))
-		for k, c := range lj.ProbeColumns {
-			cols[k] = quote(c)
+		text, err := translate(lj.Keys)
+		if err != nil {
+			return err
 		}
-		keys, err := s.arrow.QueryContext(ctx, "SELECT DISTINCT "+strings.Join(cols, ", ")+" FROM "+quote(srcs[lj.Probe].View))
+		keys, err := s.arrow.QueryContext(ctx, text)
 		if err != nil {
 			return engineError(err)
 		}

@@ -65,6 +65,10 @@ type LookupJoin struct {
 	ProbeColumns []string
 	// Condition is the join condition as written, for EXPLAIN.
 	Condition string
+	// Keys is the engine query that gives the keys: the distinct
+	// ProbeColumns of the probe's rows that pass the probe's own WHERE
+	// conjuncts (those without parameters).
+	Keys parser.SelectStatement
 }
 
 // OutputColumns returns the result columns (nil until the engine has
@@ -86,6 +90,9 @@ func (p *Analytic) String() string {
 		fmt.Fprintf(&b, "\n    - %s: %s", s.View, s.Ref)
 		if lj := s.LookupJoin; lj != nil {
 			fmt.Fprintf(&b, "\n      LookupJoin: keys from %s (%s) ON %s", p.Sources[lj.Probe].View, strings.Join(lj.ProbeColumns, ", "), lj.Condition)
+			if k, ok := lj.Keys.(*parser.Select); ok && k.Where != nil {
+				b.WriteString(" WHERE " + exprText(k.Where))
+			}
 		}
 		pad := "\n        "
 		b.WriteString("\n      Read:" + pad + strings.ReplaceAll(s.Read.String(), "\n", pad))
@@ -168,7 +175,32 @@ func (p *planCtx) analytic(stmt parser.SelectStatement) (Plan, error) {
 		s.ref.Name = parser.TableName{Name: plan.Sources[i].View}
 		s.ref.Hints, s.ref.ForSystemTime, s.ref.IndexHints = nil, nil, ""
 	}
+	for _, src := range plan.Sources {
+		if lj := src.LookupJoin; lj != nil {
+			lj.Keys = keyQuery(srcs[lj.Probe], lj.ProbeColumns)
+		}
+	}
 	return plan, nil
+}
+
+// keyQuery selects the distinct key values of a probe (after its table
+// reference was renamed to its view).
+func keyQuery(probe *analyticSource, cols []string) parser.SelectStatement {
+	sel := &parser.Select{Distinct: true, From: []parser.TableExpr{&parser.TableRef{Name: probe.ref.Name, Alias: probe.ref.Alias}}}
+	for _, c := range cols {
+		sel.Exprs = append(sel.Exprs, &parser.AliasedExpr{Expr: &parser.ColumnRef{Qualifier: []string{probe.ref.Alias}, Name: c}})
+	}
+	for _, c := range probe.pushed {
+		if maxParam(c) > 0 {
+			continue
+		}
+		if c = parser.CloneExpr(c); sel.Where == nil {
+			sel.Where = c
+		} else {
+			sel.Where = &parser.AndExpr{L: sel.Where, R: c}
+		}
+	}
+	return sel
 }
 
 // analyticTable resolves one table reference of an engine query.
@@ -520,7 +552,7 @@ func (s *analyticSource) keyed() bool {
 }
 
 // maxParam returns the highest parameter index in q.
-func maxParam(q parser.SelectStatement) int {
+func maxParam(q any) int {
 	n := 0
 	parser.Walk(q, func(x any) bool {
 		if pr, ok := x.(*parser.Param); ok && pr.Index > n {

@@ -32,3 +32,6 @@ SELECT 1 + 1, UPPER('x')
 SELECT name, COUNT(*) FROM events /*+ OPTIONS('fluss.scan.bounded' = 'false') */ GROUP BY name
 
 SELECT COUNT(*) FROM no_such_table WHERE x > 1
+
+-- The probe's own filters narrow the keys a lookup join looks up.
+SELECT a.tags, COUNT(*) FROM sales s JOIN agg_t a ON s.shop_id = a.id WHERE s.qty > 5 AND s.item = ? GROUP BY a.tags
