@@ -78,6 +78,10 @@ func (e *Engine) db(opts map[string]string) (*sql.DB, error) {
 		// Results keep the time zone out of TIMESTAMPTZ arithmetic:
 		// Fluss's instants are UTC.
 		"SET TimeZone = 'UTC'",
+		// The Arrow views take filters pushed into their scans and drop
+		// them: the stream behind a view cannot apply them, so every row
+		// would pass. Filters stay where the query puts them.
+		"SET disabled_optimizers = 'filter_pushdown'",
 	}
 	if s.threads != "" {
 		init = append(init, fmt.Sprintf("SET threads = %s", s.threads))
@@ -106,7 +110,9 @@ type session struct {
 	conn     *sql.Conn
 	arrow    *duckdb.Arrow
 	releases []func()
-	temps    []string
+	// drops undo what the session created on the pooled connection, so
+	// that the next query on it finds no view over a released stream.
+	drops []string
 }
 
 // open translates q and opens a session for it.
@@ -138,11 +144,11 @@ func (e *Engine) open(ctx context.Context, q *engine.AnalyticQuery) (string, *se
 
 // close drops the views and temporary tables and returns the connection.
 func (s *session) close() {
+	for _, d := range s.drops {
+		_, _ = s.conn.ExecContext(context.Background(), d)
+	}
 	for _, r := range s.releases {
 		r()
-	}
-	for _, t := range s.temps {
-		_, _ = s.conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+quote(t))
 	}
 	_ = s.conn.Close()
 }
@@ -154,6 +160,7 @@ func (s *session) register(rr array.RecordReader, name string) error {
 		return fmt.Errorf("fluss: engine view %s: %w", name, err)
 	}
 	s.releases = append(s.releases, release)
+	s.drops = append(s.drops, "DROP VIEW IF EXISTS "+quote(name))
 	return nil
 }
 
@@ -290,7 +297,7 @@ func (s *session) feed(ctx context.Context, q *engine.AnalyticQuery) error {
 			if _, err := s.conn.ExecContext(ctx, "CREATE TEMP TABLE "+quote(src.View)+" AS SELECT * FROM "+quote(name)); err != nil {
 				return engineError(err)
 			}
-			s.temps = append(s.temps, src.View)
+			s.drops = append(s.drops, "DROP TABLE IF EXISTS "+quote(src.View))
 		}
 	}
 	for i, src := range srcs {
