@@ -23,7 +23,7 @@ export FLUSS_PEER_PYTHON = $(CURDIR)/$(PEER_PY)
 # the examples that need GORM or bun, and the DuckDB analytics engine carry
 # their own dependencies, so that the driver module does not. Every target
 # that builds, vets or tests runs in each of them too.
-SUBMODULES = gorm examples/gorm examples/bun analytics
+SUBMODULES = gorm examples/gorm examples/bun analytics cmd/flussql cmd/fluss-flightsql
 # DuckDB's Arrow interface, which the analytics module feeds the engine
 # through, is compiled only with this tag; the other modules ignore it.
 export GOFLAGS += -tags=duckdb_arrow

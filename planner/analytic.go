@@ -130,6 +130,7 @@ type analyticSource struct {
 // analytic plans stmt for the engine.
 func (p *planCtx) analytic(stmt parser.SelectStatement) (Plan, error) {
 	q := parser.CloneSelect(stmt)
+	nameExprs(q)
 	ctes := cteNames(q)
 	var srcs []*analyticSource
 	byRef := map[*parser.TableRef]int{}
@@ -228,6 +229,34 @@ func (p *planCtx) analyticTable(ref *parser.TableRef) (*analyticSource, error) {
 	}
 	return &analyticSource{ref: ref, info: info, row: row, cols: map[string]bool{}}, nil
 }
+
+// nameExprs names the unaliased select-list expressions of q's result as
+// Flink does, EXPR$ and their position, rather than as the engine would
+// (count_star() and the like); a plain column keeps its name.
+func nameExprs(q parser.SelectStatement) {
+	for {
+		u, ok := q.(*parser.Union)
+		if !ok {
+			break
+		}
+		q = u.Left
+	}
+	s, ok := q.(*parser.Select)
+	if !ok {
+		return
+	}
+	for i, e := range s.Exprs {
+		if a, ok := e.(*parser.AliasedExpr); ok && a.Alias == "" {
+			if _, col := a.Expr.(*parser.ColumnRef); !col {
+				a.Alias = exprName(i)
+			}
+		}
+	}
+}
+
+// exprName is Flink's name of the unaliased expression at position i of a
+// select list.
+func exprName(i int) string { return fmt.Sprintf("EXPR$%d", i) }
 
 // cteNames collects the names that WITH clauses define anywhere in q.
 func cteNames(q parser.SelectStatement) map[string]bool {

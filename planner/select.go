@@ -251,7 +251,7 @@ func (q *query) selectList() error {
 					q.count = true
 					name := x.Alias
 					if name == "" {
-						name = "count"
+						name = exprName(0)
 					}
 					q.output = []Column{{name, schema.BigInt().NotNull()}}
 					continue

@@ -41,7 +41,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// flussqlBinary builds ./cmd/flussql once into a temporary directory.
+// flussqlBinary builds ./cmd/flussql once into a temporary directory,
+// with the analytics engine's Arrow interface, as the Makefile builds it.
 func flussqlBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -50,7 +51,7 @@ func flussqlBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "flussql")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-tags", "duckdb_arrow", "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
