@@ -109,6 +109,7 @@ func (e *Engine) db(opts map[string]string) (*sql.DB, error) {
 type session struct {
 	conn     *sql.Conn
 	arrow    *duckdb.Arrow
+	views    *views
 	releases []func()
 	// drops undo what the session created on the pooled connection, so
 	// that the next query on it finds no view over a released stream.
@@ -117,7 +118,8 @@ type session struct {
 
 // open translates q and opens a session for it.
 func (e *Engine) open(ctx context.Context, q *engine.AnalyticQuery) (string, *session, error) {
-	text, err := translate(q.Plan.Query)
+	v := newViews(q.Plan)
+	text, err := translate(v.query)
 	if err != nil {
 		return "", nil, err
 	}
@@ -129,7 +131,7 @@ func (e *Engine) open(ctx context.Context, q *engine.AnalyticQuery) (string, *se
 	if err != nil {
 		return "", nil, err
 	}
-	s := &session{conn: conn}
+	s := &session{conn: conn, views: v}
 	err = conn.Raw(func(dc any) error {
 		a, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
 		s.arrow = a
@@ -172,12 +174,12 @@ func (e *Engine) Describe(ctx context.Context, q *engine.AnalyticQuery) ([]plann
 		return nil, err
 	}
 	defer s.close()
-	for i, src := range q.Plan.Sources {
+	for i := range q.Plan.Sources {
 		empty, err := array.NewRecordReader(q.Schemas[i], nil)
 		if err != nil {
 			return nil, err
 		}
-		if err := s.register(empty, src.View); err != nil {
+		if err := s.register(empty, s.views.names[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -286,7 +288,8 @@ func (s *session) feed(ctx context.Context, q *engine.AnalyticQuery) error {
 		if err != nil {
 			return err
 		}
-		name := src.View
+		view := s.views.names[i]
+		name := view
 		if probes[i] {
 			name += "_stream"
 		}
@@ -294,18 +297,17 @@ func (s *session) feed(ctx context.Context, q *engine.AnalyticQuery) error {
 			return err
 		}
 		if probes[i] {
-			if _, err := s.conn.ExecContext(ctx, "CREATE TEMP TABLE "+quote(src.View)+" AS SELECT * FROM "+quote(name)); err != nil {
+			if _, err := s.conn.ExecContext(ctx, "CREATE TEMP TABLE "+quote(view)+" AS SELECT * FROM "+quote(name)); err != nil {
 				return engineError(err)
 			}
-			s.drops = append(s.drops, "DROP TABLE IF EXISTS "+quote(src.View))
+			s.drops = append(s.drops, "DROP TABLE IF EXISTS "+quote(view))
 		}
 	}
 	for i, src := range srcs {
-		lj := src.LookupJoin
-		if lj == nil {
+		if src.LookupJoin == nil {
 			continue
 		}
-		text, err := translate(lj.Keys)
+		text, err := translate(s.views.keys[i])
 		if err != nil {
 			return err
 		}
@@ -317,7 +319,7 @@ func (s *session) feed(ctx context.Context, q *engine.AnalyticQuery) error {
 		if err != nil {
 			return err
 		}
-		if err := s.register(rr, src.View); err != nil {
+		if err := s.register(rr, s.views.names[i]); err != nil {
 			return err
 		}
 	}
