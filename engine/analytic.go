@@ -84,7 +84,7 @@ func (c *Session) analyticQuery(p *planner.Analytic) (*AnalyticQuery, error) {
 	}
 	maps.Copy(q.Options, c.sess.Options)
 	for _, s := range p.Sources {
-		sc, err := arrowipc.InstantSchema(fussColumns(s.Read.OutputColumns()))
+		sc, err := arrowipc.InstantSchema(flussColumns(s.Read.OutputColumns()))
 		if err != nil {
 			return nil, fmt.Errorf("fluss: %s: %w", s.Ref, err)
 		}
@@ -145,7 +145,7 @@ func (c *Session) analytic(ctx context.Context, p *planner.Analytic, b *binder) 
 	q.Open = func(ctx context.Context, i int, keys array.RecordReader) (array.RecordReader, error) {
 		return c.openSource(ctx, p.Sources[i], b, keys)
 	}
-	cols := fussColumns(p.Output)
+	cols := flussColumns(p.Output)
 	sc, err := arrowipc.Schema(cols)
 	if err != nil {
 		return nil, err
@@ -285,8 +285,8 @@ func keyType(t *planner.Lookup, k string) (schema.DataType, bool) {
 	return schema.DataType{}, false
 }
 
-// fussColumns converts planner columns to schema columns.
-func fussColumns(out []planner.Column) []schema.Column {
+// flussColumns converts planner columns to schema columns.
+func flussColumns(out []planner.Column) []schema.Column {
 	cols := make([]schema.Column, len(out))
 	for i, c := range out {
 		cols[i] = schema.Column{Name: c.Name, Type: c.Type}
