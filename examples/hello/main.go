@@ -20,7 +20,7 @@ func main() {
 	defer db.Close()
 	_, err = db.Exec("CREATE TABLE IF NOT EXISTS hello_users (id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED)")
 	check(err)
-	_, err = db.Exec("INSERT INTO hello_users VALUES (1, 'ada'), (2, 'bob')") // upserts: run it twice
+	_, err = db.Exec("INSERT INTO hello_users VALUES (1, 'ada'), (2, 'bob')") // upserts: safe to rerun
 	check(err)
 	var name string
 	check(db.QueryRow("SELECT name FROM hello_users WHERE id = ?", 1).Scan(&name)) // a point lookup
