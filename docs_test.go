@@ -23,7 +23,7 @@ import (
 const readmeMaxChars = 16000
 
 func TestReadmeIsShort(t *testing.T) {
-	n := utf8.RuneCount(readFile(t, "README.md"))
+	n := utf8.RuneCount(readDoc(t, "README.md"))
 	if n > readmeMaxChars {
 		t.Errorf("README.md has %d characters, more than %d: move reference material to docs/", n, readmeMaxChars)
 	}
@@ -33,12 +33,12 @@ func TestReadmeIsShort(t *testing.T) {
 // builds with the module and runs in its integration test; the README
 // must show it as it is.
 func TestReadmeProgram(t *testing.T) {
-	src := string(readFile(t, "examples/hello/main.go"))
+	src := string(readDoc(t, "examples/hello/main.go"))
 	i := strings.Index(src, "package main")
 	if i < 0 {
 		t.Fatal("examples/hello/main.go has no package clause")
 	}
-	if !strings.Contains(string(readFile(t, "README.md")), "```go\n"+src[i:]+"```") {
+	if !strings.Contains(string(readDoc(t, "README.md")), "```go\n"+src[i:]+"```") {
 		t.Error("README.md does not show examples/hello/main.go (from its package clause on) as a go block")
 	}
 }
@@ -52,7 +52,7 @@ func TestDocLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, file := range append([]string{"README.md"}, files...) {
-		for _, err := range brokenLinks(file, string(readFile(t, file))) {
+		for _, err := range brokenLinks(file, string(readDoc(t, file))) {
 			t.Error(err)
 		}
 	}
@@ -217,7 +217,7 @@ func TestSQLDocListsEveryOption(t *testing.T) {
 	for _, dir := range []string{"planner", "engine", "flussrpc"} {
 		keys = append(keys, optionLiterals(t, dir)...)
 	}
-	doc := string(readFile(t, "docs/sql.md"))
+	doc := string(readDoc(t, "docs/sql.md"))
 	slices.Sort(keys)
 	for _, k := range slices.Compact(keys) {
 		if !strings.Contains(doc, "`"+k+"`") {
@@ -261,7 +261,7 @@ func optionLiterals(t *testing.T, dir string) []string {
 	return keys
 }
 
-func readFile(t *testing.T, path string) []byte {
+func readDoc(t *testing.T, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
