@@ -9,8 +9,7 @@ import (
 	"os"
 	"time"
 
-	// Recreate talks to the cluster through the driver.
-	_ "github.com/gofluss/fluss"
+	"github.com/gofluss/fluss"
 	"github.com/gofluss/fluss/internal/cluster"
 )
 
@@ -48,6 +47,18 @@ func defaultDSN() (string, error) {
 		addr = cfg.Bootstrap()
 	}
 	return "fluss://" + addr + "/", nil
+}
+
+// InDatabase returns the configuration of dsn with db as its database,
+// whatever path and keys dsn has (appending the name to the DSN's text
+// breaks a -dsn without the trailing slash, or with keys).
+func InDatabase(dsn, db string) (*fluss.Config, error) {
+	cfg, err := fluss.ParseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Database = db
+	return cfg, nil
 }
 
 // Recreate drops database name of the cluster at dsn, with its tables, and

@@ -22,3 +22,27 @@ func TestDefaultDSN(t *testing.T) {
 		t.Error("FLUSS_PORT=80 accepted")
 	}
 }
+
+// TestInDatabase: the gorm and bun examples appended the database name to
+// the DSN's text, which broke a -dsn without the trailing slash
+// (fluss://h:1gorm_example) or with keys (fluss://h:1/?tx=reject...).
+func TestInDatabase(t *testing.T) {
+	for _, tc := range []struct{ dsn, want string }{
+		{"fluss://h:1/", "fluss://h:1/shop"},
+		{"fluss://h:1", "fluss://h:1/shop"},
+		{"fluss://h:1/other", "fluss://h:1/shop"},
+		{"fluss://u:p@h:1/?tx=reject", "fluss://u:p@h:1/shop?tx=reject"},
+	} {
+		cfg, err := InDatabase(tc.dsn, "shop")
+		if err != nil {
+			t.Errorf("%s: %v", tc.dsn, err)
+			continue
+		}
+		if got := cfg.FormatDSN(); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.dsn, got, tc.want)
+		}
+	}
+	if _, err := InDatabase("h:1", "shop"); err == nil {
+		t.Error("a DSN without fluss:// accepted")
+	}
+}

@@ -10,7 +10,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"time"
@@ -18,7 +17,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/mysqldialect"
 
-	_ "github.com/gofluss/fluss"
+	"github.com/gofluss/fluss"
 	"github.com/gofluss/fluss/examples"
 )
 
@@ -38,7 +37,12 @@ func run(ctx context.Context, dsn, dbName string, out io.Writer) error {
 	if err := examples.Recreate(ctx, dsn, dbName); err != nil {
 		return err
 	}
-	sqldb, err := sql.Open("fluss", dsn+dbName+"?ddl=lenient")
+	cfg, err := examples.InDatabase(dsn, dbName)
+	if err != nil {
+		return err
+	}
+	cfg.LenientDDL = true // ddl=lenient
+	sqldb, err := fluss.OpenDB(cfg)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,11 @@ func run(ctx context.Context, dsn, dbName string, out io.Writer) error {
 		return err
 	}
 
-	db, err := gorm.Open(flussgorm.Open(dsn+dbName), &gorm.Config{Logger: logger.Discard})
+	cfg, err := examples.InDatabase(dsn, dbName)
+	if err != nil {
+		return err
+	}
+	db, err := gorm.Open(flussgorm.Open(cfg.FormatDSN()), &gorm.Config{Logger: logger.Discard})
 	if err != nil {
 		return err
 	}

@@ -37,11 +37,10 @@ func run(ctx context.Context, dsn, db string, out io.Writer) error {
 
 	// The database in the DSN is the current database of every pooled
 	// connection. (USE changes only the one connection that runs it.)
-	cfg, err := fluss.ParseDSN(dsn)
+	cfg, err := examples.InDatabase(dsn, db)
 	if err != nil {
 		return err
 	}
-	cfg.Database = db
 	conn, err := fluss.OpenDB(cfg)
 	if err != nil {
 		return err
