@@ -39,6 +39,12 @@ func TestParseDSN(t *testing.T) {
 				c.Addrs, c.ConnectTimeout, c.RequestTimeout = []string{"h:1"}, 2*time.Second, time.Minute
 				c.Options = map[string]string{"client.writer.batch-size": "1mb", "scan.startup.mode": "earliest"}
 			}},
+		{"fluss://h:1?fluss.engine.memory-limit=2GB&fluss.engine.threads=2&client.writer.delivery-timeout=30s",
+			func(c *Config) {
+				c.Addrs = []string{"h:1"}
+				c.Options = map[string]string{"fluss.engine.memory-limit": "2GB", "fluss.engine.threads": "2",
+					"client.writer.delivery-timeout": "30s"}
+			}},
 		{"fluss://h:1?tls=false", func(c *Config) { c.Addrs = []string{"h:1"} }},
 		{"fluss://h:1?tls=true", func(c *Config) {
 			c.Addrs, c.TLSName, c.TLS = []string{"h:1"}, "true", &tls.Config{}
