@@ -103,6 +103,14 @@ func TestPing(t *testing.T) {
 	if err := db.PingContext(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
+	name := uniqueDB(t, db)
+	if err := openDB(t, name).PingContext(ctxT(t)); err != nil {
+		t.Fatalf("Ping with the existing database %s: %v", name, err)
+	}
+	err := openDB(t, name+"_missing").PingContext(ctxT(t))
+	if !errors.Is(err, fluss.ErrDatabaseNotExist) || !strings.Contains(err.Error(), name+"_missing") {
+		t.Fatalf("Ping with a missing database: %v, want ErrDatabaseNotExist naming it", err)
+	}
 }
 
 func TestOpenWithBadDSN(t *testing.T) {

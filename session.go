@@ -120,12 +120,16 @@ func (c *session) QueryContext(ctx context.Context, query string, args []driver.
 	return st.QueryContext(ctx, args)
 }
 
-// Ping asks the cluster for its node list: a real round trip.
+// Ping asks the cluster for its node list, a real round trip, and checks
+// that the session's database exists (ErrDatabaseNotExist names it).
 func (c *session) Ping(ctx context.Context) error {
 	if err := c.usable(); err != nil {
 		return err
 	}
-	return connError(c.client.Ping(ctx), "")
+	if err := c.client.Ping(ctx); err != nil {
+		return connError(err, "")
+	}
+	return connError(c.s.CheckDatabase(ctx), "")
 }
 
 // ResetSession restores the DSN's database and options before the pool

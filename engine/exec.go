@@ -219,6 +219,26 @@ func planKind(p planner.Plan) string {
 }
 
 func (c *Session) use(ctx context.Context, db string) error {
+	if err := c.databaseExists(ctx, db); err != nil {
+		return err
+	}
+	c.sess.Database = db
+	c.stateChanged()
+	return nil
+}
+
+// CheckDatabase fails with a DATABASE_NOT_EXIST error naming the current
+// database when one was given (by the configuration or USE) and the
+// cluster has no such database; a driver's Ping calls it, so that a DSN
+// naming a missing database fails there, not at its first statement.
+func (c *Session) CheckDatabase(ctx context.Context) error {
+	if c.sess.Database == "" {
+		return nil
+	}
+	return c.databaseExists(ctx, c.sess.Database)
+}
+
+func (c *Session) databaseExists(ctx context.Context, db string) error {
 	ok, err := c.client.Admin().DatabaseExists(ctx, db)
 	if err != nil {
 		return err
@@ -226,8 +246,6 @@ func (c *Session) use(ctx context.Context, db string) error {
 	if !ok {
 		return &flussrpc.Error{Code: flussrpc.CodeDatabaseNotExist, Message: fmt.Sprintf("database %q does not exist", db)}
 	}
-	c.sess.Database = db
-	c.stateChanged()
 	return nil
 }
 
