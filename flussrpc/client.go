@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -49,8 +50,11 @@ var ErrClientClosed = errors.New("flussrpc: client is closed")
 
 // NewClient connects to the cluster: it contacts the bootstrap servers
 // until one returns the cluster's node list, retrying for at most the
-// dial timeout (ConnConfig.DialTimeout), so that a refused or dead
-// bootstrap list fails in about that time with the last dial error.
+// dial timeout (ConnConfig.DialTimeout), so that a dead bootstrap list
+// fails in about that time with the last dial error. When every server
+// refuses the connection it fails at once (errors.Is(err,
+// syscall.ECONNREFUSED)): nothing listens there, and a mistyped port
+// should not wait out the timeout.
 func NewClient(ctx context.Context, cfg Config) (*Client, error) {
 	if len(cfg.Bootstrap) == 0 {
 		return nil, errors.New("flussrpc: no bootstrap servers given")
@@ -64,11 +68,26 @@ func NewClient(ctx context.Context, cfg Config) (*Client, error) {
 		cfg.RequestTimeout = DefaultRequestTimeout
 	}
 	c := &Client{cfg: cfg, pool: newConnPool(cfg.Conn), meta: newMetadata()}
-	if err := c.refreshClusterWithin(ctx, cfg.Conn.withDefaults().DialTimeout); err != nil {
+	if err := c.refreshClusterWithin(ctx, cfg.Conn.withDefaults().DialTimeout, refusedEverywhere); err != nil {
 		c.pool.close()
 		return nil, err
 	}
 	return c, nil
+}
+
+// refusedEverywhere reports whether every server a metadata request went
+// to refused the connection.
+func refusedEverywhere(err error) bool {
+	var joined interface{ Unwrap() []error }
+	if errors.As(err, &joined) {
+		for _, e := range joined.Unwrap() {
+			if !errors.Is(e, syscall.ECONNREFUSED) {
+				return false
+			}
+		}
+		return true
+	}
+	return errors.Is(err, syscall.ECONNREFUSED)
 }
 
 // Close closes every connection. Calls in flight fail; later calls return

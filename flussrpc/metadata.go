@@ -211,16 +211,17 @@ func (m *metadata) invalidate(p PhysicalPath) {
 // without tablet servers counts as stale (a starting cluster gives one);
 // it and transport failures are retried with back-off (see retrier).
 func (c *Client) refreshCluster(ctx context.Context) error {
-	return c.refreshClusterWithin(ctx, 0)
+	return c.refreshClusterWithin(ctx, 0, nil)
 }
 
 // refreshClusterWithin is refreshCluster that stops retrying once budget
 // (if positive) has passed, returning the last failure.
-func (c *Client) refreshClusterWithin(ctx context.Context, budget time.Duration) error {
+// A final error (if final is set and says so) ends it too.
+func (c *Client) refreshClusterWithin(ctx context.Context, budget time.Duration, final func(error) bool) error {
 	r := newRetrierWithin(budget)
 	for {
 		err := c.fetchNodes(ctx)
-		if err == nil || !IsRetriable(err) && !errors.Is(err, errNoTablets) {
+		if err == nil || !IsRetriable(err) && !errors.Is(err, errNoTablets) || final != nil && final(err) {
 			return err
 		}
 		ok, werr := r.again(ctx)
