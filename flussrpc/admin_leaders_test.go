@@ -43,13 +43,13 @@ func TestCreateTableWaitsForLeaders(t *testing.T) {
 		select {
 		case err := <-done:
 			t.Fatalf("CreateTable returned before any bucket had a leader: %v", err)
-		case <-time.After(300 * time.Millisecond):
+		case <-time.After(100 * time.Millisecond):
 		}
 		f.SetLeaderless(1)
 		select {
 		case err := <-done:
 			t.Fatalf("CreateTable returned while bucket 1 had no leader: %v", err)
-		case <-time.After(300 * time.Millisecond):
+		case <-time.After(100 * time.Millisecond):
 		}
 		f.SetLeaderless()
 		if err := waitErr(t, done); err != nil {
@@ -59,7 +59,7 @@ func TestCreateTableWaitsForLeaders(t *testing.T) {
 	t.Run("never", func(t *testing.T) {
 		f := newFakeCluster(t, 2, APIKeyCreateTable)
 		f.SetLeaderless(1)
-		err := waitErr(t, create(f, time.Second))
+		err := waitErr(t, create(f, 300*time.Millisecond))
 		if !errors.Is(err, ErrNoLeaders) || !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("error = %v, want ErrNoLeaders and the deadline", err)
 		}
@@ -71,7 +71,7 @@ func TestCreateTableWaitsForLeaders(t *testing.T) {
 	})
 	t.Run("never, under a deadline later than the request timeout", func(t *testing.T) {
 		f := newFakeCluster(t, 2, APIKeyCreateTable)
-		f.c.cfg.RequestTimeout = 500 * time.Millisecond
+		f.c.cfg.RequestTimeout = 200 * time.Millisecond
 		f.SetLeaderless(0)
 		if err := waitErr(t, create(f, time.Minute)); !errors.Is(err, ErrNoLeaders) {
 			t.Fatalf("error = %v, want ErrNoLeaders after the request timeout", err)
@@ -83,7 +83,7 @@ func TestCreateTableWaitsForLeaders(t *testing.T) {
 		// timeout, not with the caller's deadline (a CI run once spent
 		// its test's whole context here).
 		f := newFakeCluster(t, 2, APIKeyCreateTable, APIKeyListPartitionInfos)
-		f.c.cfg.RequestTimeout = 500 * time.Millisecond
+		f.c.cfg.RequestTimeout = 200 * time.Millisecond
 		s, err := schema.NewSchema([]schema.Column{schema.NewColumn("id", schema.BigInt()), schema.NewColumn("p", schema.String())}, nil, nil)
 		if err != nil {
 			t.Fatal(err)

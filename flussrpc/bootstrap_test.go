@@ -38,8 +38,8 @@ func TestBootstrapRefused(t *testing.T) {
 		_, err := NewClient(ctx, cfg)
 		late := ctx.Err()
 		cancel()
-		if !errors.Is(err, syscall.ECONNREFUSED) || late != nil {
-			t.Fatalf("%d refusing servers: %v (context: %v), want connection refused before the deadline", n, err, late)
+		if !errors.Is(err, syscall.ECONNREFUSED) || !SafeToRetry(err) || late != nil {
+			t.Fatalf("%d refusing servers: %v (context: %v), want a safe-to-retry connection refused before the deadline", n, err, late)
 		}
 	}
 	fc := fakefluss.NewCluster(t, fakefluss.ClusterConfig{})
