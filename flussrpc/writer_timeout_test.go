@@ -189,4 +189,3 @@ func TestLookupLeaderlessEndsWithinRequestTimeout(t *testing.T) {
 		}
 	}
 }
-
