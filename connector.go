@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofluss/fluss/engine"
 	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/schema"
 )
 
 // Connector holds one native client per sql.DB: a connection per Fluss
@@ -38,6 +39,11 @@ var (
 func NewConnector(cfg *Config) (*Connector, error) {
 	if cfg == nil || len(cfg.Addrs) == 0 {
 		return nil, errors.New("fluss: the configuration has no server address")
+	}
+	if cfg.Database != "" {
+		if err := schema.CheckName("database", cfg.Database); err != nil {
+			return nil, fmt.Errorf("fluss: %w", err)
+		}
 	}
 	c := cfg.Clone()
 	if c.Location == nil {

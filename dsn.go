@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/planner"
 )
 
@@ -127,8 +128,13 @@ type DSNError struct {
 }
 
 // Error renders the problem and the redacted DSN.
+// A DSN of more than 200 characters shows only its start (and length).
 func (e *DSNError) Error() string {
-	return fmt.Sprintf("fluss: invalid DSN %q: %s", e.DSN, e.Msg)
+	dsn := strconv.Quote(e.DSN)
+	if len(e.DSN) > 200 {
+		dsn = fmt.Sprintf("%q… (%d characters)", e.DSN[:200], len(e.DSN))
+	}
+	return fmt.Sprintf("fluss: invalid DSN %s: %s", dsn, e.Msg)
 }
 
 // driverKeys are the DSN keys of the driver itself, with what they set.
@@ -240,7 +246,10 @@ func ParseDSN(dsn string) (*Config, error) {
 	if path != "" {
 		db, err := url.PathUnescape(path)
 		if err != nil || strings.Contains(db, "/") {
-			return fail("the path must be a single database name, got %q", path)
+			return fail("the path must be a single database name, got %.60q", path)
+		}
+		if err := schema.CheckName("database", db); err != nil {
+			return fail("%v", err)
 		}
 		cfg.Database = db
 	}

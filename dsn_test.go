@@ -89,6 +89,8 @@ func TestParseDSNErrors(t *testing.T) {
 		{"fluss://[localhost]:1", "only an IPv6 address goes in brackets"},
 		{"fluss://h:9123/?user=admin&password=S3cret", "give SASL credentials as user:password@"},
 		{"fluss://h:1/a/b", "single database name"},
+		{"fluss://h:1/a%20b", `database name "a b" is invalid: ' ' is not allowed`},
+		{"fluss://h:1/" + strings.Repeat("d", 201), "is longer than 200 characters"},
 		{"fluss://h:1?nope=1", `unknown key "nope"; known keys: catalog, client.lookup.batch-size`},
 		{"fluss://h:1?client.security.sasl.password=x", "user:password@"},
 		{"fluss://h:1?tx=maybe", `want "batch" or "reject"`},
@@ -115,6 +117,15 @@ func TestParseDSNErrors(t *testing.T) {
 				t.Fatalf("ParseDSN(%q) error = %v, want one containing %q", tc.dsn, err, tc.msg)
 			}
 		})
+	}
+}
+
+// TestLongDSNError: a DSN naming a megabyte-long database fails at once
+// with an error of a few hundred characters, not one holding the name.
+func TestLongDSNError(t *testing.T) {
+	_, err := ParseDSN("fluss://h:1/" + strings.Repeat("d", 1<<20))
+	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "(1048588 characters)") {
+		t.Fatalf("ParseDSN error (%d characters): %.300v", len(fmt.Sprint(err)), err)
 	}
 }
 

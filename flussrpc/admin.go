@@ -32,6 +32,9 @@ type DatabaseInfo struct {
 // CreateDatabase creates a database. With ignoreIfExists an existing
 // database is not an error (ErrDatabaseAlreadyExist otherwise).
 func (a *Admin) CreateDatabase(ctx context.Context, name string, desc schema.DatabaseDescriptor, ignoreIfExists bool) error {
+	if err := schema.CheckNewName("database", name); err != nil {
+		return err
+	}
 	js, err := json.Marshal(desc)
 	if err != nil {
 		return err
@@ -50,6 +53,9 @@ func (a *Admin) CreateDatabase(ctx context.Context, name string, desc schema.Dat
 // DropDatabase drops a database. Without cascade a database that still has
 // tables is refused with ErrDatabaseNotEmpty.
 func (a *Admin) DropDatabase(ctx context.Context, name string, ignoreIfNotExists, cascade bool) error {
+	if err := schema.CheckName("database", name); err != nil {
+		return err
+	}
 	req := &pb.DropDatabaseRequest{
 		DatabaseName:      proto.String(name),
 		IgnoreIfNotExists: proto.Bool(ignoreIfNotExists),
@@ -71,6 +77,9 @@ func (a *Admin) ListDatabases(ctx context.Context) ([]string, error) {
 
 // DatabaseExists reports whether a database exists.
 func (a *Admin) DatabaseExists(ctx context.Context, name string) (bool, error) {
+	if err := schema.CheckName("database", name); err != nil {
+		return false, err
+	}
 	var resp pb.DatabaseExistsResponse
 	err := callAnyRead(ctx, a.c, rpcDatabaseExists, &pb.DatabaseExistsRequest{DatabaseName: proto.String(name)}, &resp)
 	return resp.GetExists(), err
@@ -78,6 +87,9 @@ func (a *Admin) DatabaseExists(ctx context.Context, name string) (bool, error) {
 
 // GetDatabaseInfo returns a database's descriptor and times.
 func (a *Admin) GetDatabaseInfo(ctx context.Context, name string) (*DatabaseInfo, error) {
+	if err := schema.CheckName("database", name); err != nil {
+		return nil, err
+	}
 	var resp pb.GetDatabaseInfoResponse
 	if err := callAnyRead(ctx, a.c, rpcGetDatabaseInfo, &pb.GetDatabaseInfoRequest{DatabaseName: proto.String(name)}, &resp); err != nil {
 		return nil, err

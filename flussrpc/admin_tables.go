@@ -31,6 +31,12 @@ type SchemaInfo struct {
 // the error wraps ErrNoLeaders: the table exists, but needs to be dropped
 // and created again. NoLeaderWait skips the wait.
 func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.TableDescriptor, ignoreIfExists bool, opts ...CreateOption) error {
+	if err := path.Check(); err != nil {
+		return err
+	}
+	if err := schema.CheckNewName("table", path.Table); err != nil {
+		return err
+	}
 	js, err := json.Marshal(desc)
 	if err != nil {
 		return fmt.Errorf("flussrpc: table %s: %w", path, err)
@@ -52,6 +58,9 @@ func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.Tab
 
 // DropTable drops a table and all its data.
 func (a *Admin) DropTable(ctx context.Context, path TablePath, ignoreIfNotExists bool) error {
+	if err := path.Check(); err != nil {
+		return err
+	}
 	req := &pb.DropTableRequest{TablePath: pbPath(path), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
 	err := callCoordinator(ctx, a.c, rpcDropTable, req, &pb.DropTableResponse{})
 	a.c.meta.invalidate(PhysicalPath{TablePath: path})
@@ -61,6 +70,9 @@ func (a *Admin) DropTable(ctx context.Context, path TablePath, ignoreIfNotExists
 
 // GetTableInfo returns the table's id, latest schema and descriptor.
 func (a *Admin) GetTableInfo(ctx context.Context, path TablePath) (*TableInfo, error) {
+	if err := path.Check(); err != nil {
+		return nil, err
+	}
 	var resp pb.GetTableInfoResponse
 	if err := callAnyRead(ctx, a.c, rpcGetTableInfo, &pb.GetTableInfoRequest{TablePath: pbPath(path)}, &resp); err != nil {
 		return nil, err
@@ -99,6 +111,9 @@ func (a *Admin) GetTableSchema(ctx context.Context, path TablePath, schemaID int
 
 // ListTables returns the names of the tables in a database.
 func (a *Admin) ListTables(ctx context.Context, database string) ([]string, error) {
+	if err := schema.CheckName("database", database); err != nil {
+		return nil, err
+	}
 	var resp pb.ListTablesResponse
 	if err := callAnyRead(ctx, a.c, rpcListTables, &pb.ListTablesRequest{DatabaseName: proto.String(database)}, &resp); err != nil {
 		return nil, err
@@ -108,6 +123,9 @@ func (a *Admin) ListTables(ctx context.Context, database string) ([]string, erro
 
 // TableExists reports whether a table exists.
 func (a *Admin) TableExists(ctx context.Context, path TablePath) (bool, error) {
+	if err := path.Check(); err != nil {
+		return false, err
+	}
 	var resp pb.TableExistsResponse
 	err := callAnyRead(ctx, a.c, rpcTableExists, &pb.TableExistsRequest{TablePath: pbPath(path)}, &resp)
 	return resp.GetExists(), err

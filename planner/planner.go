@@ -51,10 +51,11 @@ func (p *planCtx) statement(stmt parser.Statement) (Plan, error) {
 		}
 		return &UseCatalog{Catalog: s.Name}, nil
 	case *parser.Use:
-		if err := p.checkCatalog(s.Database.Catalog, "USE"); err != nil {
+		db, err := p.dbName(s.Database, "USE")
+		if err != nil {
 			return nil, err
 		}
-		return &Use{Database: s.Database.Name}, nil
+		return &Use{Database: db}, nil
 	case *parser.CreateTable:
 		return p.createTable(s)
 	case *parser.DropTable:
@@ -184,12 +185,19 @@ func (p *planCtx) path(n parser.TableName, clause string) (schema.TablePath, err
 	if db == "" {
 		db = p.sess.database()
 	}
-	return schema.TablePath{Database: db, Table: n.Name}, nil
+	path := schema.TablePath{Database: db, Table: n.Name}
+	if err := path.Check(); err != nil {
+		return schema.TablePath{}, errf(clause, "%s", err)
+	}
+	return path, nil
 }
 
 func (p *planCtx) dbName(n parser.DatabaseName, clause string) (string, error) {
 	if err := p.checkCatalog(n.Catalog, clause); err != nil {
 		return "", err
+	}
+	if err := schema.CheckName("database", n.Name); err != nil {
+		return "", errf(clause, "%s", err)
 	}
 	return n.Name, nil
 }

@@ -84,7 +84,7 @@ func TestRejections(t *testing.T) {
 		{"ALTER TABLE orders RENAME TO o2", "RENAME", ""},
 		{"CREATE VIEW v AS SELECT 1", "CREATE VIEW", ""},
 		{"CREATE TABLE t (a VARCHAR(255))", "CREATE TABLE", `fluss: column "a": type VARCHAR(255) is not a Fluss type; use STRING (or connect with ddl=lenient to map MySQL types)`},
-		{"CREATE TABLE `a.b` (a INT)", "name", ""},
+		{"CREATE TABLE `a.b` (a INT)", "CREATE TABLE", ""},
 		{"CREATE TABLE t (__timestamp BIGINT)", "CREATE TABLE", ""},
 		{"CREATE TABLE t (m MAP<INT, INT>, PRIMARY KEY (m) NOT ENFORCED)", "PRIMARY KEY", ""},
 		{"CREATE TABLE t (a INT, b INT, PRIMARY KEY (a) NOT ENFORCED) PARTITIONED BY (b)", "PARTITIONED BY", ""},

@@ -67,21 +67,8 @@ var partitionKeyRoots = map[schema.TypeRoot]bool{
 
 // checkName validates a database, table or partition name.
 func checkName(kind, name string) *Error {
-	bad := func(why string) *Error {
-		return errf("name", "%s name %q is invalid: %s (names are 1 to 200 characters of A-Z, a-z, 0-9, '_' and '-', and must not start with '__')", kind, name, why)
-	}
-	switch {
-	case name == "":
-		return bad("it is empty")
-	case len(name) > 200:
-		return bad("it is longer than 200 characters")
-	case strings.HasPrefix(name, "__"):
-		return bad("the '__' prefix is reserved")
-	}
-	for _, c := range name {
-		if !(c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			return bad(fmt.Sprintf("%q is not allowed", c))
-		}
+	if err := schema.CheckNewName(kind, name); err != nil {
+		return errf("name", "%s", err)
 	}
 	return nil
 }

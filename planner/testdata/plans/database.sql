@@ -9,6 +9,13 @@ CREATE DATABASE __internal
 
 CREATE DATABASE `my-db`
 
+-- Names Fluss cannot hold are refused wherever they appear.
+USE `no such/name`
+
+SELECT * FROM `ddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd`.t
+
+SELECT * FROM `a b`
+
 DROP DATABASE shop
 
 DROP DATABASE IF EXISTS shop CASCADE
