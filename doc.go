@@ -13,4 +13,15 @@
 //	db, err := sql.Open("fluss", "fluss://127.0.0.1:9123/mydb")
 //
 // The DSN format and its keys are described at ParseDSN and Config.
+//
+// # Transactions
+//
+// Fluss has no transactions. BeginTx opens a write batch in the client:
+// the writes inside it are queued, Commit sends them and returns once the
+// server acknowledged every one (or with the first failure: Commit is not
+// atomic), and Rollback drops what is still queued. There is no
+// isolation: reads inside the transaction (SELECT, and the lookup an
+// UPDATE makes) do not see its queued writes, only what the server has
+// acknowledged; read a row written in the transaction after Commit. With
+// tx=reject in the DSN, BeginTx fails instead.
 package fluss

@@ -196,6 +196,10 @@ func TestWriteBatchTransaction(t *testing.T) {
 	if err := db.QueryRowContext(ctx, "SELECT v FROM "+d+".t WHERE id = 5").Scan(&v); !errors.Is(err, sql.ErrNoRows) {
 		t.Fatalf("a queued row is visible before Commit: %v", err)
 	}
+	// Not even to a lookup inside the transaction, as doc.go says.
+	if err := tx.QueryRowContext(ctx, "SELECT v FROM "+d+".t WHERE id = 5").Scan(&v); !errors.Is(err, sql.ErrNoRows) {
+		t.Fatalf("a queued row is visible inside its transaction: %v (doc.go says it is not)", err)
+	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}

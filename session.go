@@ -175,7 +175,8 @@ func (c *session) Begin() (driver.Tx, error) {
 }
 
 // BeginTx opens a client-side write batch (see engine.Session.Begin:
-// Fluss has no transactions).
+// Fluss has no transactions). Reads inside it do not see its queued
+// writes (the package documentation's Transactions section).
 func (c *session) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	// Check liveness here: database/sql does not retry a dead connection
 	// once the transaction has started.
