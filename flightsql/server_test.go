@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -20,40 +19,16 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
-	"github.com/gofluss/fluss/engine"
 	"github.com/gofluss/fluss/flightsql"
-	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/internal/clustertest"
+	"github.com/gofluss/fluss/internal/flighttest"
 	"github.com/gofluss/fluss/internal/testkit"
 )
 
 // startServer serves the cluster's SASL listener on a free loopback port.
 func startServer(t testing.TB, mod func(*flightsql.Config)) (string, *flightsql.Server) {
 	t.Helper()
-	cfg := flightsql.Config{
-		Client:  flussrpc.Config{Bootstrap: []string{clustertest.SASLBootstrap(t)}},
-		Session: engine.Config{Database: "fluss"},
-	}
-	if mod != nil {
-		mod(&cfg)
-	}
-	srv, err := flightsql.NewServer(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(l) }()
-	t.Cleanup(func() {
-		_ = srv.Close()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return l.Addr().String(), srv
+	return flighttest.Start(t, "fluss", mod)
 }
 
 // connect returns a Flight SQL client and a context carrying its bearer
