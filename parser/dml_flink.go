@@ -76,12 +76,18 @@ func intervalUnit(toks []Token, k int) (string, int) {
 		return "", k
 	}
 	if tokAt(toks, next).is("TO") {
-		if u2, after := one(next + 1); u2 != "" {
+		// Only a range of units: in FLOOR(t + INTERVAL '1' DAY TO MONTH)
+		// the TO is FLOOR's.
+		if u2, after := one(next + 1); intervalRanges[u+" TO "+u2] {
 			return u + " TO " + u2, after
 		}
 	}
 	return u, next
 }
+
+// intervalRanges are the unit ranges of Flink's INTERVAL literals.
+var intervalRanges = map[string]bool{"YEAR TO MONTH": true, "DAY TO HOUR": true, "DAY TO MINUTE": true, "DAY TO SECOND": true,
+	"HOUR TO MINUTE": true, "HOUR TO SECOND": true, "MINUTE TO SECOND": true}
 
 // matchParens pairs the parentheses of toks.
 func matchParens(toks []Token) []int {
@@ -174,6 +180,10 @@ func (rw *rwScan) flinkForm(i int, w string) (_ int, done bool) {
 		rw.replace[in] = ","
 		rw.emit(t, markPosition)
 		return i, true
+	case w == "REGEXP" && rw.isOpen(i+1) && (i == 0 || !endsOperand(toks[i-1])):
+		// Flink's REGEXP(s, pattern) function, not MySQL's operator.
+		rw.emit(t, quoteBacktick(t.Text))
+		return i, true
 	case (w == "SUBSTRING" || w == "SUBSTR") && rw.isOpen(i+1):
 		if from := rw.wordIn(i+1, "FROM"); from >= 0 {
 			rw.replace[from] = ","
@@ -193,6 +203,23 @@ func (rw *rwScan) flinkForm(i int, w string) (_ int, done bool) {
 		return end - 1, true
 	}
 	return i, false
+}
+
+// operandStart are the keywords after which an operand starts.
+var operandStart = map[string]bool{"SELECT": true, "WHERE": true, "AND": true, "OR": true, "NOT": true, "ON": true, "WHEN": true,
+	"THEN": true, "ELSE": true, "HAVING": true, "BY": true, "DISTINCT": true, "CASE": true, "ALL": true, "XOR": true}
+
+// endsOperand reports whether an expression may end with token t, so
+// that a word after it is an operator (x REGEXP 'a') rather than the
+// start of an operand (REGEXP(x, 'a')).
+func endsOperand(t Token) bool {
+	switch t.Kind {
+	case TokOp:
+		return t.Text == ")" || t.Text == "]"
+	case TokWord:
+		return !operandStart[strings.ToUpper(t.Text)]
+	}
+	return true
 }
 
 // over plans the window of the OVER at token o: it becomes a subquery

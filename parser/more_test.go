@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -146,6 +147,26 @@ func TestFormatExpr(t *testing.T) {
 		if got := FormatExpr(s.Exprs[0].(*AliasedExpr).Expr); got != want {
 			t.Errorf("FormatExpr = %q, want %q", got, want)
 		}
+	}
+}
+
+// TestFlinkFormsAmbiguity checks the forms whose words have another
+// meaning nearby.
+func TestFlinkFormsAmbiguity(t *testing.T) {
+	s := mustParse(t, "SELECT REGEXP(a, 'x'), a REGEXP 'y', a REGEXP ('z'), CEIL(ts + INTERVAL '1' DAY TO MONTH), INTERVAL '1' HOUR TO SECOND FROM t").(*Select)
+	var got []string
+	for _, e := range s.Exprs {
+		got = append(got, fmt.Sprintf("%T %s", e.(*AliasedExpr).Expr, FormatExpr(e.(*AliasedExpr).Expr)))
+	}
+	want := []string{
+		"*parser.FuncCall REGEXP(a, 'x')",
+		"*parser.LikeExpr a REGEXP 'y'",
+		"*parser.LikeExpr a REGEXP 'z'",
+		"*parser.FloorCeilExpr CEIL(ts + INTERVAL '1' DAY TO MONTH)",
+		"*parser.IntervalExpr INTERVAL '1' HOUR TO SECOND",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
