@@ -78,6 +78,8 @@ func (e *Engine) db(opts map[string]string) (*sql.DB, error) {
 		// Results keep the time zone out of TIMESTAMPTZ arithmetic:
 		// Fluss's instants are UTC.
 		"SET TimeZone = 'UTC'",
+		// '/' divides integers as integers, as in Flink.
+		"SET integer_division = true",
 	}
 	if s.threads != "" {
 		init = append(init, fmt.Sprintf("SET threads = %s", s.threads))
