@@ -80,6 +80,11 @@ func (e *Engine) db(opts map[string]string) (*sql.DB, error) {
 		"SET TimeZone = 'UTC'",
 		// '/' divides integers as integers, as in Flink.
 		"SET integer_division = true",
+		// A registered Arrow stream hands DuckDB every column of every
+		// batch: DuckDB's C API does not apply the projections it pushes
+		// into the scan, so it would read the wrong columns (or crash)
+		// when a query leaves some out. See register for filters.
+		"SET disabled_optimizers = 'unused_columns'",
 	}
 	if s.threads != "" {
 		init = append(init, fmt.Sprintf("SET threads = %s", s.threads))
@@ -108,6 +113,7 @@ type session struct {
 	conn     *sql.Conn
 	arrow    *duckdb.Arrow
 	releases []func()
+	views    []string
 	temps    []string
 }
 
@@ -140,6 +146,9 @@ func (e *Engine) open(ctx context.Context, q *engine.AnalyticQuery) (string, *se
 
 // close drops the views and temporary tables and returns the connection.
 func (s *session) close() {
+	for _, v := range s.views {
+		_, _ = s.conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+quote(v))
+	}
 	for _, r := range s.releases {
 		r()
 	}
@@ -149,13 +158,25 @@ func (s *session) close() {
 	_ = s.conn.Close()
 }
 
-// register exposes rr as a view.
+// arrowSuffix names the raw Arrow scan of a view (see register).
+const arrowSuffix = "_arrow"
+
+// register exposes rr as the view name. DuckDB's C API scan of an Arrow
+// stream drops the filters DuckDB pushes into it without applying them,
+// so the view reads the stream through OFFSET 0, which no filter passes;
+// the engine applies every filter above it. (The projections it would
+// push are kept out by the disabled unused_columns optimizer.)
 func (s *session) register(rr array.RecordReader, name string) error {
-	release, err := s.arrow.RegisterView(rr, name)
+	raw := name + arrowSuffix
+	release, err := s.arrow.RegisterView(rr, raw)
 	if err != nil {
 		return fmt.Errorf("fluss: engine view %s: %w", name, err)
 	}
 	s.releases = append(s.releases, release)
+	if _, err := s.conn.ExecContext(context.Background(), "CREATE OR REPLACE TEMP VIEW "+quote(name)+" AS SELECT * FROM "+quote(raw)+" OFFSET 0"); err != nil {
+		return engineError(err)
+	}
+	s.views = append(s.views, name, raw)
 	return nil
 }
 
