@@ -9,6 +9,14 @@
 //
 //	import _ "github.com/gofluss/fluss/analytics"
 //
+// Queries are written in Flink SQL and keep Flink's meaning: the
+// translation to DuckDB's dialect (translate.go and its siblings) quotes
+// identifiers, spells out Flink's NULL order in ORDER BY, divides
+// integers as integers, and writes Flink's functions (CONCAT, DATE_FORMAT,
+// FLOOR(t TO unit), REGEXP_REPLACE, ...) as DuckDB expressions that
+// compute the same; a function it does not know is refused by name.
+// Time-zone dependent functions are evaluated in UTC.
+//
 // The package needs cgo and the build tag duckdb_arrow (DuckDB's Arrow
 // interface sits behind it); it lives in a module of its own so that the
 // driver module links no DuckDB and builds with CGO_ENABLED=0.

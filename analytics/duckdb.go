@@ -78,10 +78,13 @@ func (e *Engine) db(opts map[string]string) (*sql.DB, error) {
 		// Results keep the time zone out of TIMESTAMPTZ arithmetic:
 		// Fluss's instants are UTC.
 		"SET TimeZone = 'UTC'",
-		// The Arrow views take filters pushed into their scans and drop
-		// them: the stream behind a view cannot apply them, so every row
-		// would pass. Filters stay where the query puts them.
-		"SET disabled_optimizers = 'filter_pushdown'",
+		// '/' divides integers as integers, as in Flink.
+		"SET integer_division = true",
+		// DuckDB pushes filters and projections into the scans of the
+		// Arrow views, and the C API's stream applies neither: every row
+		// would pass a filter, and a query that leaves a column out would
+		// read the wrong ones (or crash). Both stay above the scans.
+		"SET disabled_optimizers = 'filter_pushdown,unused_columns'",
 	}
 	if s.threads != "" {
 		init = append(init, fmt.Sprintf("SET threads = %s", s.threads))
@@ -155,7 +158,9 @@ func (s *session) close() {
 	_ = s.conn.Close()
 }
 
-// register exposes rr as a view.
+// register exposes rr as the view name. The engine's settings keep the
+// filters and projections DuckDB would push into the view's scan above it
+// (see db).
 func (s *session) register(rr array.RecordReader, name string) error {
 	release, err := s.arrow.RegisterView(rr, name)
 	if err != nil {

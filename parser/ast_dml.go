@@ -15,6 +15,9 @@ func (*Union) selectStatement()  {}
 // Select is a SELECT statement.
 type Select struct {
 	Meta
+	// With holds the common table expressions of WITH ... written before
+	// the SELECT.
+	With []CTE
 	// Hints are statement-level hints written right after SELECT.
 	Hints    []Hint
 	Distinct bool
@@ -46,6 +49,9 @@ func singleTable(from []TableExpr) (*TableRef, bool) {
 // Union is SELECT ... UNION [ALL|DISTINCT] SELECT ... .
 type Union struct {
 	Meta
+	// With holds the common table expressions of a WITH written before
+	// the first SELECT; they are visible to both sides.
+	With []CTE
 	// Type is "UNION", "UNION ALL" or "UNION DISTINCT".
 	Type        string
 	Left, Right SelectStatement
@@ -67,6 +73,16 @@ type StarExpr struct {
 type AliasedExpr struct {
 	Expr  Expr
 	Alias string
+}
+
+// CTE is one common table expression: Name [(Columns)] AS (Select). A
+// CTE is visible to the CTEs after it in its WITH and to the query of its
+// WITH; table references by its name (no database) read it, not a table.
+type CTE struct {
+	Name string
+	// Columns renames the query's columns; nil keeps their names.
+	Columns []string
+	Select  SelectStatement
 }
 
 func (*StarExpr) selectExpr()    {}
@@ -120,10 +136,34 @@ func (*JoinExpr) tableExpr()      {}
 func (*SubqueryTable) tableExpr() {}
 func (*ParenTable) tableExpr()    {}
 
-// OrderItem is expr [ASC|DESC].
+// OrderItem is expr [ASC|DESC] [NULLS FIRST|NULLS LAST].
 type OrderItem struct {
 	Expr Expr
 	Desc bool
+	// Nulls is NullsDefault unless NULLS FIRST or NULLS LAST is written;
+	// Flink's default puts NULL first ascending and last descending.
+	Nulls NullsOrder
+}
+
+// NullsOrder is where an ORDER BY item puts NULL.
+type NullsOrder int
+
+// Null orders.
+const (
+	NullsDefault NullsOrder = iota
+	NullsFirst
+	NullsLast
+)
+
+// String returns "", "NULLS FIRST" or "NULLS LAST".
+func (n NullsOrder) String() string {
+	switch n {
+	case NullsFirst:
+		return "NULLS FIRST"
+	case NullsLast:
+		return "NULLS LAST"
+	}
+	return ""
 }
 
 // Limit is LIMIT count [OFFSET offset] (or LIMIT offset, count).
@@ -224,7 +264,8 @@ func (d *Delete) SingleTable() (*TableRef, bool) {
 // *CompareExpr, *InExpr, *BetweenExpr, *IsNullExpr, *IsBoolExpr, *LikeExpr,
 // *ColumnRef, *Literal, *Param, *Variable, *ArrayExpr, *MapExpr, *RowExpr,
 // *TupleExpr, *CastExpr, *FuncCall, *BinaryExpr, *UnaryExpr, *IntervalExpr,
-// *CaseExpr, *SubqueryExpr, *ExistsExpr, *DefaultExpr, *RawExpr.
+// *FloorCeilExpr, *ExtractExpr, *CaseExpr, *SubqueryExpr, *ExistsExpr,
+// *DefaultExpr, *RawExpr.
 type Expr interface{ exprNode() }
 
 // AndExpr is L AND R.
@@ -366,13 +407,63 @@ type CastExpr struct {
 }
 
 // FuncCall is a function call. Name is as written with Qualifier parts
-// before it. Star is set for COUNT(*).
+// before it. Star is set for COUNT(*). POSITION(a IN b) is the call
+// POSITION(a, b), SUBSTRING(s FROM a FOR b) the call SUBSTRING(s, a, b).
 type FuncCall struct {
 	Qualifier string
 	Name      string
 	Distinct  bool
 	Star      bool
 	Args      []Expr
+	// Over is set for a window function call: f(...) OVER (...).
+	Over *WindowSpec
+}
+
+// WindowSpec is the window of a window function call:
+// OVER ([PARTITION BY ...] [ORDER BY ...] [ROWS|RANGE frame]).
+type WindowSpec struct {
+	PartitionBy []Expr
+	OrderBy     []OrderItem
+	// Frame is nil when no ROWS or RANGE clause is written.
+	Frame *WindowFrame
+}
+
+// WindowFrame is ROWS|RANGE BETWEEN Start AND End; the short form
+// ROWS|RANGE Start has End CURRENT ROW.
+type WindowFrame struct {
+	// Range is set for RANGE, clear for ROWS.
+	Range      bool
+	Start, End FrameBound
+}
+
+// FrameBound is one end of a window frame.
+type FrameBound struct {
+	Kind BoundKind
+	// Offset is the n of n PRECEDING and n FOLLOWING (an integer, a
+	// parameter or an INTERVAL for RANGE); nil for the other kinds.
+	Offset Expr
+}
+
+// BoundKind is the kind of a window frame bound.
+type BoundKind int
+
+// Frame bound kinds.
+const (
+	BoundCurrentRow BoundKind = iota
+	BoundUnboundedPreceding
+	BoundPreceding
+	BoundFollowing
+	BoundUnboundedFollowing
+)
+
+var boundKindNames = [...]string{"CURRENT ROW", "UNBOUNDED PRECEDING", "PRECEDING", "FOLLOWING", "UNBOUNDED FOLLOWING"}
+
+// String returns the bound's SQL words ("PRECEDING" for n PRECEDING).
+func (k BoundKind) String() string {
+	if int(k) < len(boundKindNames) {
+		return boundKindNames[k]
+	}
+	return "UNKNOWN"
 }
 
 // BinaryExpr is arithmetic or bitwise L op R (+ - * / % DIV & | ^ << >>).
@@ -387,11 +478,32 @@ type UnaryExpr struct {
 	X  Expr
 }
 
-// IntervalExpr is INTERVAL value unit, e.g. INTERVAL '5' SECOND.
+// IntervalExpr is INTERVAL value [unit], e.g. INTERVAL '5' SECOND,
+// INTERVAL '1 02:00:00' DAY TO SECOND or INTERVAL '10 second' (the
+// unit-less form Grafana's $__interval and $__dateBin macros write).
 type IntervalExpr struct {
 	Value Expr
-	// Unit is upper case, e.g. "SECOND".
+	// Unit is upper case, e.g. "SECOND" or "DAY TO SECOND"; "" when the
+	// value string names its units. Precisions such as SECOND(3) are
+	// not kept.
 	Unit string
+}
+
+// FloorCeilExpr is Flink's FLOOR(X TO unit) or CEIL(X TO unit): a time
+// point rounded down (up) to a multiple of a time unit.
+type FloorCeilExpr struct {
+	Ceil bool
+	X    Expr
+	// Unit is upper case: SECOND, MINUTE, HOUR, DAY, WEEK, MONTH,
+	// QUARTER or YEAR.
+	Unit string
+}
+
+// ExtractExpr is EXTRACT(unit FROM X).
+type ExtractExpr struct {
+	// Unit is upper case, e.g. "YEAR".
+	Unit string
+	X    Expr
 }
 
 // When is one WHEN cond THEN value of a CASE expression.
@@ -414,7 +526,7 @@ type ExistsExpr struct{ Select SelectStatement }
 type DefaultExpr struct{}
 
 // RawExpr is an expression form the dialect does not model (MATCH,
-// GROUP_CONCAT, CONVERT ... USING, COLLATE, VALUES(col), SUBSTR ... FROM,
+// GROUP_CONCAT, CONVERT ... USING, COLLATE, VALUES(col),
 // JSON -> operators, ...). Kind names it and Text is a rendering of it so
 // the planner can report it.
 type RawExpr struct {
@@ -422,30 +534,32 @@ type RawExpr struct {
 	Text string
 }
 
-func (*AndExpr) exprNode()      {}
-func (*OrExpr) exprNode()       {}
-func (*NotExpr) exprNode()      {}
-func (*CompareExpr) exprNode()  {}
-func (*InExpr) exprNode()       {}
-func (*BetweenExpr) exprNode()  {}
-func (*IsNullExpr) exprNode()   {}
-func (*IsBoolExpr) exprNode()   {}
-func (*LikeExpr) exprNode()     {}
-func (*ColumnRef) exprNode()    {}
-func (*Literal) exprNode()      {}
-func (*Param) exprNode()        {}
-func (*Variable) exprNode()     {}
-func (*ArrayExpr) exprNode()    {}
-func (*MapExpr) exprNode()      {}
-func (*RowExpr) exprNode()      {}
-func (*TupleExpr) exprNode()    {}
-func (*CastExpr) exprNode()     {}
-func (*FuncCall) exprNode()     {}
-func (*BinaryExpr) exprNode()   {}
-func (*UnaryExpr) exprNode()    {}
-func (*IntervalExpr) exprNode() {}
-func (*CaseExpr) exprNode()     {}
-func (*SubqueryExpr) exprNode() {}
-func (*ExistsExpr) exprNode()   {}
-func (*DefaultExpr) exprNode()  {}
-func (*RawExpr) exprNode()      {}
+func (*AndExpr) exprNode()       {}
+func (*OrExpr) exprNode()        {}
+func (*NotExpr) exprNode()       {}
+func (*CompareExpr) exprNode()   {}
+func (*InExpr) exprNode()        {}
+func (*BetweenExpr) exprNode()   {}
+func (*IsNullExpr) exprNode()    {}
+func (*IsBoolExpr) exprNode()    {}
+func (*LikeExpr) exprNode()      {}
+func (*ColumnRef) exprNode()     {}
+func (*Literal) exprNode()       {}
+func (*Param) exprNode()         {}
+func (*Variable) exprNode()      {}
+func (*ArrayExpr) exprNode()     {}
+func (*MapExpr) exprNode()       {}
+func (*RowExpr) exprNode()       {}
+func (*TupleExpr) exprNode()     {}
+func (*CastExpr) exprNode()      {}
+func (*FuncCall) exprNode()      {}
+func (*BinaryExpr) exprNode()    {}
+func (*UnaryExpr) exprNode()     {}
+func (*IntervalExpr) exprNode()  {}
+func (*FloorCeilExpr) exprNode() {}
+func (*ExtractExpr) exprNode()   {}
+func (*CaseExpr) exprNode()      {}
+func (*SubqueryExpr) exprNode()  {}
+func (*ExistsExpr) exprNode()    {}
+func (*DefaultExpr) exprNode()   {}
+func (*RawExpr) exprNode()       {}

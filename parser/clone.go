@@ -12,6 +12,7 @@ func CloneSelect(s SelectStatement) SelectStatement {
 		}
 		c := *n
 		c.Meta = cloneMeta(n.Meta)
+		c.With = cloneWith(n.With)
 		c.Hints = cloneHints(n.Hints)
 		c.Exprs = cloneSlice(n.Exprs, cloneSelectExpr)
 		c.From = cloneTables(n.From)
@@ -27,6 +28,7 @@ func CloneSelect(s SelectStatement) SelectStatement {
 		}
 		c := *n
 		c.Meta = cloneMeta(n.Meta)
+		c.With = cloneWith(n.With)
 		c.Left = CloneSelect(n.Left)
 		c.Right = CloneSelect(n.Right)
 		c.OrderBy = cloneOrder(n.OrderBy)
@@ -87,6 +89,7 @@ func CloneExpr(e Expr) Expr {
 	case *FuncCall:
 		c := *n
 		c.Args = cloneExprs(n.Args)
+		c.Over = cloneWindow(n.Over)
 		return &c
 	case *BinaryExpr:
 		return &BinaryExpr{Op: n.Op, L: CloneExpr(n.L), R: CloneExpr(n.R)}
@@ -94,6 +97,10 @@ func CloneExpr(e Expr) Expr {
 		return &UnaryExpr{Op: n.Op, X: CloneExpr(n.X)}
 	case *IntervalExpr:
 		return &IntervalExpr{Value: CloneExpr(n.Value), Unit: n.Unit}
+	case *FloorCeilExpr:
+		return &FloorCeilExpr{Ceil: n.Ceil, X: CloneExpr(n.X), Unit: n.Unit}
+	case *ExtractExpr:
+		return &ExtractExpr{Unit: n.Unit, X: CloneExpr(n.X)}
 	case *CaseExpr:
 		whens := cloneSlice(n.Whens, func(w When) When { return When{Cond: CloneExpr(w.Cond), Value: CloneExpr(w.Value)} })
 		return &CaseExpr{Operand: CloneExpr(n.Operand), Whens: whens, Else: CloneExpr(n.Else)}
@@ -171,6 +178,26 @@ func cloneOrder(list []OrderItem) []OrderItem {
 		o.Expr = CloneExpr(o.Expr)
 		return o
 	})
+}
+
+func cloneWith(list []CTE) []CTE {
+	return cloneSlice(list, func(c CTE) CTE {
+		c.Columns = cloneStrings(c.Columns)
+		c.Select = CloneSelect(c.Select)
+		return c
+	})
+}
+
+func cloneWindow(w *WindowSpec) *WindowSpec {
+	if w == nil {
+		return nil
+	}
+	c := &WindowSpec{PartitionBy: cloneExprs(w.PartitionBy), OrderBy: cloneOrder(w.OrderBy)}
+	if f := w.Frame; f != nil {
+		bound := func(b FrameBound) FrameBound { return FrameBound{Kind: b.Kind, Offset: CloneExpr(b.Offset)} }
+		c.Frame = &WindowFrame{Range: f.Range, Start: bound(f.Start), End: bound(f.End)}
+	}
+	return c
 }
 
 func cloneLimit(l *Limit) *Limit {

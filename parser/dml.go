@@ -14,7 +14,8 @@ import (
 // that parser cannot read (Flink hints after table names, t$changelog,
 // three-part names, typed literals, ARRAY[..]/MAP[..], CAST to Fluss types,
 // FOR SYSTEM_TIME AS OF, $n placeholders, MySQL keywords used as column
-// names); its AST is then converted into this package's AST.
+// names, and the query forms of dml_flink.go: WITH, OVER, NULLS FIRST,
+// FLOOR(x TO unit), ...); its AST is then converted into this package's AST.
 
 // Marker functions the pre-pass introduces; the converter turns them back.
 const (
@@ -53,6 +54,7 @@ type seg struct {
 
 type rewriter struct {
 	p         *parser
+	meta      Meta
 	out       strings.Builder
 	segs      []seg
 	anns      []*tableAnn
@@ -62,6 +64,12 @@ type rewriter struct {
 	action      InsertAction
 	overwrite   bool
 	partition   *PartitionSpec
+	// frames holds the ROWS/RANGE frame of the k-th OVER clause (nil
+	// without one), which the pre-pass parses itself.
+	frames []*WindowFrame
+	// queries holds the queries the pre-pass parsed itself (those with
+	// WITH); the text handed on names the k-th as markQuery(k).
+	queries []SelectStatement
 }
 
 func (rw *rewriter) emit(t Token, text string) {
@@ -100,9 +108,14 @@ var fstStop = map[string]bool{"AS": true, "ON": true, "WHERE": true, "JOIN": tru
 
 // rewrite runs the pre-pass over the statement tokens.
 func (rw *rewriter) rewrite() {
-	sc := &rwScan{rewriter: rw, toks: rw.p.toks, n: len(rw.p.toks) - 1, stack: []rwFrame{{}}, lastNameEnd: -1, castAt: map[int]int{}, lastSelect: -1}
+	toks := rw.p.toks
+	sc := &rwScan{rewriter: rw, toks: toks, n: len(toks) - 1, stack: []rwFrame{{}}, lastNameEnd: -1, castAt: map[int]int{}, lastSelect: -1,
+		match: matchParens(toks), before: map[int]string{}, replace: map[int]string{}}
 	for i := 0; i < sc.n; i++ {
 		i = sc.token(i)
+	}
+	if s, ok := sc.before[sc.n]; ok {
+		rw.emit(toks[sc.n], s)
 	}
 }
 
@@ -122,11 +135,27 @@ type rwScan struct {
 	brackets    []bool // one entry per open ARRAY[ / MAP[; closes with ')'
 	castAt      map[int]int
 	lastSelect  int
+	// match is the index of the parenthesis matching each ( and ), -1
+	// for other tokens and unbalanced ones.
+	match []int
+	// before holds text to emit before token i; replace the text to emit
+	// instead of it ("" drops it). The Flink forms plan them ahead.
+	before  map[int]string
+	replace map[int]string
 }
 
 // token rewrites token i and returns the index of the last token it used.
 func (rw *rwScan) token(i int) int {
 	t := rw.toks[i]
+	if s, ok := rw.before[i]; ok {
+		rw.emit(t, s)
+	}
+	if s, ok := rw.replace[i]; ok {
+		if s != "" {
+			rw.emit(t, s)
+		}
+		return i
+	}
 	// A hint or FOR SYSTEM_TIME directly after a table name belongs to it.
 	attachable := rw.cur != nil && rw.lastNameEnd == i-1
 	switch t.Kind {
@@ -177,6 +206,9 @@ func (rw *rwScan) word(i int, attachable bool) int {
 	if rw.expectTable {
 		rw.expectTable = false
 		return rw.tableName(i)
+	}
+	if j, done := rw.flinkForm(i, w); done {
+		return j
 	}
 	if t.Kind == TokQuotedIdent {
 		rw.emit(t, quoteBacktick(t.Value))
@@ -450,11 +482,20 @@ func parseHints(src string, t Token) []Hint {
 var sqlparserErr = regexp.MustCompile(`^(.*) at position (\d+)(?: near '(.*)')?$`)
 
 // dml parses a query or write statement through sqlparser.
-func (p *parser) dml(meta Meta) Statement {
-	rw := &rewriter{p: p, action: ActionInsert}
+func (p *parser) dml(meta Meta) (st Statement) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(engineOnlyBail)
+			if !ok {
+				panic(r)
+			}
+			st = &Unsupported{Meta: meta, Feature: b.feature, Engine: true}
+		}
+	}()
+	rw := &rewriter{p: p, meta: meta, action: ActionInsert}
 	rw.rewrite()
 	sql := rw.out.String()
-	st, err := sqlparser.ParseStrictDDL(sql)
+	parsed, err := sqlparser.ParseStrictDDL(sql)
 	if err != nil {
 		if feature := engineOnly(p.toks); feature != "" {
 			return &Unsupported{Meta: meta, Feature: feature, Engine: true}
@@ -462,10 +503,8 @@ func (p *parser) dml(meta Meta) Statement {
 		panic(bailout{rw.mapError(err)})
 	}
 	c := &converter{rw: rw, meta: meta}
-	switch s := st.(type) {
-	case *sqlparser.Select:
-		return c.selectStmt(s, meta)
-	case *sqlparser.Union, *sqlparser.ParenSelect:
+	switch s := parsed.(type) {
+	case *sqlparser.Select, *sqlparser.Union, *sqlparser.ParenSelect:
 		return c.selectStatement(s.(sqlparser.SelectStatement), meta)
 	case *sqlparser.Insert:
 		return c.insert(s, meta)
@@ -571,6 +610,9 @@ func (c *converter) fail(msg string) {
 func (c *converter) selectStatement(s sqlparser.SelectStatement, meta Meta) SelectStatement {
 	switch s := s.(type) {
 	case *sqlparser.Select:
+		if q, ok := c.query(s); ok {
+			return q
+		}
 		return c.selectStmt(s, meta)
 	case *sqlparser.Union:
 		return &Union{Meta: meta, Type: strings.ToUpper(s.Type), Left: c.selectStatement(s.Left, meta), Right: c.selectStatement(s.Right, meta),
@@ -628,7 +670,8 @@ func tableNameText(n sqlparser.TableName) string {
 func (c *converter) orderBy(o sqlparser.OrderBy) []OrderItem {
 	var out []OrderItem
 	for _, it := range o {
-		out = append(out, OrderItem{Expr: c.expr(it.Expr), Desc: it.Direction == sqlparser.DescScr})
+		e, nulls := nullsOrder(it.Expr)
+		out = append(out, OrderItem{Expr: c.expr(e), Desc: it.Direction == sqlparser.DescScr, Nulls: nulls})
 	}
 	return out
 }
@@ -932,14 +975,15 @@ func rawKind(e sqlparser.Expr) string {
 		return "CONVERT USING"
 	case *sqlparser.ValuesFuncExpr:
 		return "VALUES()"
-	case *sqlparser.SubstrExpr:
-		return "SUBSTR"
 	}
 	return "EXPR"
 }
 
 func (c *converter) funcExpr(e *sqlparser.FuncExpr) Expr {
 	name := e.Name.String()
+	if e.Qualifier.IsEmpty() && strings.EqualFold(name, markOver) {
+		return c.over(e)
+	}
 	var args []Expr
 	star := false
 	for _, a := range e.Exprs {
@@ -997,6 +1041,9 @@ func (c *converter) funcExpr(e *sqlparser.FuncExpr) Expr {
 			return &RowExpr{Fields: args}
 		case "array":
 			return &ArrayExpr{Elems: args}
+		}
+		if x, ok := c.flinkFunc(strings.ToLower(name), args); ok {
+			return x
 		}
 	}
 	return &FuncCall{Qualifier: e.Qualifier.String(), Name: name, Distinct: e.Distinct, Star: star, Args: args}

@@ -19,18 +19,22 @@
 //   - DDL, SHOW, DESCRIBE, EXPLAIN, USE, SET, RESET, CALL, FLUSH and the
 //     transaction statements are parsed by a hand-written recursive-descent
 //     grammar, including the complete Fluss type grammar (ParseType).
-//   - SELECT, INSERT, REPLACE, UPSERT, UPDATE and DELETE are rewritten by a
-//     token-level pre-pass (hints after table names are lifted out,
-//     t$changelog and three-part names are quoted/stripped, typed literals,
-//     ARRAY[..], MAP[..] and CAST to Fluss types become marker calls, $n
-//     becomes :vN, MySQL keywords used as column names are quoted), parsed
-//     by github.com/xwb1989/sqlparser, and converted into this package's
-//     AST. That library is never given DDL, so it never logs.
+//   - SELECT, WITH, INSERT, REPLACE, UPSERT, UPDATE and DELETE are
+//     rewritten by a token-level pre-pass (hints after table names are
+//     lifted out, t$changelog and three-part names are quoted/stripped,
+//     typed literals, ARRAY[..], MAP[..], CAST to Fluss types, OVER
+//     windows, NULLS FIRST/LAST, FLOOR/CEIL(x TO unit), EXTRACT, POSITION
+//     and INTERVAL literals become marker calls, the queries of WITH are
+//     parsed on their own, $n becomes :vN, MySQL keywords used as column
+//     names are quoted), parsed by github.com/xwb1989/sqlparser, and
+//     converted into this package's AST. That library is never given DDL,
+//     so it never logs.
 //
 // The resulting AST (Statement and the node types in ast.go and
 // ast_dml.go) is plain data with no reference to the MySQL parser. It
 // records constructs the driver cannot execute (joins, subqueries, GROUP
-// BY, metadata columns, MySQL-only types, ...) instead of dropping them, so
+// BY, window functions, WITH, metadata columns, MySQL-only types, ...)
+// instead of dropping them, so
 // that the planner can reject them with a precise message.
 //
 // # Errors

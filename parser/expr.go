@@ -9,8 +9,10 @@ import (
 // statements (CALL arguments, partition values, SHOW OFFSETS AT TIMESTAMP).
 // Queries and writes use the converted MySQL parser AST instead (dml.go).
 
-// paramFor returns the Param node for placeholder token t.
-func (p *parser) paramFor(t Token) *Param {
+// paramMap returns the numbering of the statement's placeholders by
+// offset, building it on first use. A parser of part of a statement is
+// given its statement's map, since a ? is numbered among all of them.
+func (p *parser) paramMap() map[int]Placeholder {
 	if p.params == nil {
 		_, phs, err := placeholders(p.toks)
 		if err != nil {
@@ -21,7 +23,12 @@ func (p *parser) paramFor(t Token) *Param {
 			p.params[ph.Pos.Offset] = ph
 		}
 	}
-	ph := p.params[t.Pos.Offset]
+	return p.params
+}
+
+// paramFor returns the Param node for placeholder token t.
+func (p *parser) paramFor(t Token) *Param {
+	ph := p.paramMap()[t.Pos.Offset]
 	return &Param{Index: ph.Index, Name: ph.Name}
 }
 
@@ -125,15 +132,12 @@ func (p *parser) primary() Expr {
 				p.next()
 				kinds := map[string]LiteralKind{"DATE": LitDate, "TIME": LitTime, "TIMESTAMP": LitTimestamp, "TIMESTAMP_LTZ": LitTimestampLTZ}
 				return &Literal{Kind: kinds[w], Text: n1.Value}
-			case w == "INTERVAL" && (n1.Kind == TokString || n1.Kind == TokNumber):
+			case w == "INTERVAL" && (n1.Kind == TokString || n1.Kind == TokDQString || n1.Kind == TokNumber):
 				p.next()
 				v := p.primary()
-				u := p.peek()
-				if u.Kind != TokWord {
-					p.fail("interval unit", "")
-				}
-				p.next()
-				return &IntervalExpr{Value: v, Unit: strings.ToUpper(u.Text)}
+				unit, next := intervalUnit(p.toks, p.i)
+				p.i = next
+				return &IntervalExpr{Value: v, Unit: unit}
 			case w == "ARRAY" && (n1.is("[") || n1.is("(")):
 				p.next()
 				closer := "]"

@@ -190,8 +190,19 @@ func formatExpr(b *strings.Builder, e Expr, _ int) {
 		if e.Star {
 			b.WriteString("*")
 		}
-		formatList(b, e.Args)
+		if strings.EqualFold(e.Name, "POSITION") && e.Qualifier == "" && len(e.Args) == 2 {
+			formatExpr(b, e.Args[0], 0)
+			b.WriteString(" IN ")
+			formatExpr(b, e.Args[1], 0)
+		} else {
+			formatList(b, e.Args)
+		}
 		b.WriteString(")")
+		if e.Over != nil {
+			b.WriteString(" OVER (")
+			formatWindow(b, e.Over)
+			b.WriteString(")")
+		}
 	case *BinaryExpr:
 		p := exprPrec(e)
 		formatOperand(b, e.L, p)
@@ -203,7 +214,21 @@ func formatExpr(b *strings.Builder, e Expr, _ int) {
 	case *IntervalExpr:
 		b.WriteString("INTERVAL ")
 		formatExpr(b, e.Value, 0)
-		b.WriteString(" " + e.Unit)
+		if e.Unit != "" {
+			b.WriteString(" " + e.Unit)
+		}
+	case *FloorCeilExpr:
+		if e.Ceil {
+			b.WriteString("CEIL(")
+		} else {
+			b.WriteString("FLOOR(")
+		}
+		formatExpr(b, e.X, 0)
+		b.WriteString(" TO " + e.Unit + ")")
+	case *ExtractExpr:
+		b.WriteString("EXTRACT(" + e.Unit + " FROM ")
+		formatExpr(b, e.X, 0)
+		b.WriteString(")")
 	case *CaseExpr:
 		b.WriteString("CASE")
 		if e.Operand != nil {
@@ -232,6 +257,51 @@ func formatExpr(b *strings.Builder, e Expr, _ int) {
 	default:
 		fmt.Fprintf(b, "%T", e)
 	}
+}
+
+// formatWindow writes the inside of OVER (...).
+func formatWindow(b *strings.Builder, w *WindowSpec) {
+	sep := ""
+	if len(w.PartitionBy) > 0 {
+		b.WriteString("PARTITION BY ")
+		formatList(b, w.PartitionBy)
+		sep = " "
+	}
+	if len(w.OrderBy) > 0 {
+		b.WriteString(sep + "ORDER BY ")
+		for i, o := range w.OrderBy {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			formatExpr(b, o.Expr, 0)
+			if o.Desc {
+				b.WriteString(" DESC")
+			}
+			if o.Nulls != NullsDefault {
+				b.WriteString(" " + o.Nulls.String())
+			}
+		}
+		sep = " "
+	}
+	if f := w.Frame; f != nil {
+		b.WriteString(sep)
+		if f.Range {
+			b.WriteString("RANGE BETWEEN ")
+		} else {
+			b.WriteString("ROWS BETWEEN ")
+		}
+		formatBound(b, f.Start)
+		b.WriteString(" AND ")
+		formatBound(b, f.End)
+	}
+}
+
+func formatBound(b *strings.Builder, fb FrameBound) {
+	if fb.Offset != nil {
+		formatExpr(b, fb.Offset, 0)
+		b.WriteString(" ")
+	}
+	b.WriteString(fb.Kind.String())
 }
 
 func formatLiteral(l *Literal) string {

@@ -95,6 +95,15 @@ func FuzzParse(f *testing.F) {
 			if st.NumParams() < 0 {
 				t.Fatal("negative NumParams")
 			}
+			// Every node of a query can be copied, walked and formatted.
+			if q, ok := st.(SelectStatement); ok {
+				Walk(CloneSelect(q), func(n any) bool {
+					if e, ok := n.(Expr); ok {
+						_ = FormatExpr(e)
+					}
+					return true
+				})
+			}
 		}
 	})
 }

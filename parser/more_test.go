@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -64,6 +65,13 @@ func TestAccepted(t *testing.T) {
 		"SELECT x'0A', 0x0B FROM t",
 		"CREATE DATABASE IF NOT EXISTS d DEFAULT CHARACTER SET utf8mb4",
 		"CREATE TABLE `t-1` (`my col` STRING COMMENT 'it''s')",
+		"SELECT a, RANK() OVER (ORDER BY b NULLS LAST) FROM t ORDER BY a ASC NULLS FIRST, b DESC NULLS LAST",
+		"SELECT LAST_VALUE(a) OVER (PARTITION BY b ROWS UNBOUNDED PRECEDING), LEAD(a, 2) OVER (PARTITION BY b, c ORDER BY d ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM t",
+		"SELECT AVG(a) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND INTERVAL '30' MINUTE FOLLOWING) FROM t",
+		"SELECT CAST(SUM(a) OVER (ORDER BY b) AS BIGINT) FROM t",
+		"WITH a AS (SELECT 1 AS x), b AS (SELECT x FROM a) SELECT * FROM b WHERE EXISTS (WITH c AS (SELECT 2) SELECT * FROM c)",
+		"SELECT FLOOR(ts TO MINUTE), CEILING(ts TO MONTH), EXTRACT(HOUR FROM ts), SUBSTR(a FROM 2), SUBSTRING(UPPER(a), 1, 2), POSITION(? IN a) FROM t",
+		"SELECT a FROM t WHERE ts > NOW() - INTERVAL '1 02:30' DAY(2) TO MINUTE",
 		"CREATE TABLE m (id INT(11) UNSIGNED NOT NULL AUTO_INCREMENT, f TINYINT(1) DEFAULT 0, c DATETIME DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, n VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin, e ENUM('a','b'), PRIMARY KEY (id), UNIQUE KEY u (n)) ENGINE=InnoDB AUTO_INCREMENT=5 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
 	} {
 		if _, err := Parse(s); err != nil {
@@ -80,13 +88,26 @@ func TestRejected(t *testing.T) {
 		"SET 'k' 'v'":                    `expected "="`,
 		"SELECT b'01' FROM t":            "bit literals",
 		"CREATE TABLE t (a INT, PRIMARY KEY (a) NOT ENFORCED, PRIMARY KEY (a) NOT ENFORCED)": "only one PRIMARY KEY",
-		"SELECT * FROM t WHERE a = $0":                          "between $1",
-		"SELECT CAST(a AS) FROM t":                              "syntax error",
-		"CREATE TABLE t (a INT) PARTITION BY (a)":               "expected COMMENT, PARTITIONED BY",
-		"CREATE TABLE t":                                        "CREATE TABLE needs columns",
-		"INSERT INTO t VALUES (MAP['a'])":                       "even number",
-		"SELECT CAST(a AS FOO<) FROM t":                         "invalid type in CAST",
-		"EXECUTE STATEMENT SET BEGIN INSERT INTO a VALUES (1);": "unterminated",
+		"SELECT * FROM t WHERE a = $0":                                          "between $1",
+		"SELECT CAST(a AS) FROM t":                                              "syntax error",
+		"CREATE TABLE t (a INT) PARTITION BY (a)":                               "expected COMMENT, PARTITIONED BY",
+		"CREATE TABLE t":                                                        "CREATE TABLE needs columns",
+		"INSERT INTO t VALUES (MAP['a'])":                                       "even number",
+		"SELECT CAST(a AS FOO<) FROM t":                                         "invalid type in CAST",
+		"EXECUTE STATEMENT SET BEGIN INSERT INTO a VALUES (1);":                 "unterminated",
+		"SELECT ROW_NUMBER() OVER w FROM t WINDOW w AS (ORDER BY a)":            "named windows are not supported",
+		"SELECT SUM(a) OVER (ORDER BY b ROWS BETWEEN 1 AND CURRENT ROW) FROM t": "expected PRECEDING or FOLLOWING",
+		"SELECT SUM(a) OVER (ROWS 1 PRECEDING b) FROM t":                        `expected ')'`,
+		"SELECT CAST(a AS INT) OVER () FROM t":                                  "must follow a function call",
+		"SELECT FLOOR(ts TO CENTURY) FROM t":                                    "expected a time unit",
+		"WITH RECURSIVE r AS (SELECT 1) SELECT * FROM r":                        "WITH RECURSIVE is not supported",
+		"WITH a AS (SELECT 1) WITH b AS (SELECT 2) SELECT 3":                    "a query has one WITH",
+		"WITH a AS SELECT 1":                                                    "expected '(' and the query of a",
+		"WITH a (x, ) AS (SELECT 1) SELECT * FROM a":                            "expected a column name",
+		"WITH a AS (SELECT 1)":                                                  "the query that uses the WITH queries",
+		"WITH a AS () SELECT 1":                                                 "expected a query",
+		"WITH a AS (INSERT INTO t VALUES (1)) SELECT 1":                         "expected a query (SELECT ...)",
+		"WITH a AS (SELECT 1 FROM) SELECT * FROM a":                             "unexpected end of statement",
 	} {
 		_, err := Parse(s)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -108,6 +129,44 @@ func TestFormatExpr(t *testing.T) {
 		if got := FormatExpr(s.Where); got != want {
 			t.Errorf("FormatExpr(%q) = %q, want %q", sql, got, want)
 		}
+	}
+	// Each select-list expression renders as written (canonically).
+	for _, want := range []string{
+		"ROW_NUMBER() OVER (PARTITION BY a, b ORDER BY c DESC NULLS FIRST, d)",
+		"SUM(x) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW)",
+		"COUNT(*) OVER ()",
+		"LAG(x, 1) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 2 FOLLOWING)",
+		"FLOOR(ts TO HOUR)",
+		"CEIL(ts TO DAY)",
+		"EXTRACT(YEAR FROM ts)",
+		"POSITION('a' IN s)",
+		"INTERVAL '10 second'",
+		"INTERVAL '1 02:00:00' DAY TO SECOND",
+	} {
+		s := mustParse(t, "SELECT "+want+" FROM t").(*Select)
+		if got := FormatExpr(s.Exprs[0].(*AliasedExpr).Expr); got != want {
+			t.Errorf("FormatExpr = %q, want %q", got, want)
+		}
+	}
+}
+
+// TestFlinkFormsAmbiguity checks the forms whose words have another
+// meaning nearby.
+func TestFlinkFormsAmbiguity(t *testing.T) {
+	s := mustParse(t, "SELECT REGEXP(a, 'x'), a REGEXP 'y', a REGEXP ('z'), CEIL(ts + INTERVAL '1' DAY TO MONTH), INTERVAL '1' HOUR TO SECOND FROM t").(*Select)
+	var got []string
+	for _, e := range s.Exprs {
+		got = append(got, fmt.Sprintf("%T %s", e.(*AliasedExpr).Expr, FormatExpr(e.(*AliasedExpr).Expr)))
+	}
+	want := []string{
+		"*parser.FuncCall REGEXP(a, 'x')",
+		"*parser.LikeExpr a REGEXP 'y'",
+		"*parser.LikeExpr a REGEXP 'z'",
+		"*parser.FloorCeilExpr CEIL(ts + INTERVAL '1' DAY TO MONTH)",
+		"*parser.IntervalExpr INTERVAL '1' HOUR TO SECOND",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
@@ -136,6 +195,8 @@ func deepChains(n int) map[string]string {
 		"hint options":     "SELECT * FROM t /*+ OPTIONS(" + r("(", n) + ") */",
 		"insert values":    "INSERT INTO t VALUES (1" + r(" - 1", n) + ")",
 		"subquery nesting": "SELECT * FROM t WHERE a IN " + r("(SELECT a FROM t WHERE a IN ", n) + "(1)" + r(")", n),
+		"with nesting":     r("WITH a AS (", n) + "SELECT 1" + r(") SELECT * FROM a", n),
+		"window nesting":   "SELECT " + r("SUM(", n) + "1" + r(") OVER (ORDER BY a)", n) + " FROM t",
 	}
 }
 
@@ -161,6 +222,8 @@ func TestDeepNesting(t *testing.T) {
 		"SELECT * FROM t WHERE a = 0" + strings.Repeat(" OR a = 1", 300),
 		"SELECT * FROM t WHERE a IN (0" + strings.Repeat(", 1", 100_000) + ")",
 		"INSERT INTO t VALUES (-1, 'a')" + strings.Repeat(", (-1, 'a')", 20_000),
+		strings.Repeat("WITH a AS (", 100) + "SELECT 1" + strings.Repeat(") SELECT * FROM a", 100),
+		"SELECT " + strings.Repeat("SUM(", 20) + "1" + strings.Repeat(") OVER (ORDER BY a)", 20) + " FROM t",
 	}
 	for _, sql := range ok {
 		if _, err := Parse(sql); err != nil {

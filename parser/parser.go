@@ -496,7 +496,7 @@ func (p *parser) statement(meta Meta) Statement {
 		p.fail("a statement keyword (SELECT, INSERT, CREATE, ...)", "")
 	}
 	switch strings.ToUpper(t.Text) {
-	case "SELECT", "INSERT", "REPLACE", "UPDATE", "DELETE", "UPSERT":
+	case "SELECT", "INSERT", "REPLACE", "UPDATE", "DELETE", "UPSERT", "WITH":
 		return p.dml(meta)
 	case "CREATE":
 		return p.create(meta)
@@ -524,8 +524,6 @@ func (p *parser) statement(meta Meta) Statement {
 		return p.transaction(meta)
 	case "EXECUTE":
 		return p.execute(meta)
-	case "WITH":
-		return unsupported(meta, "WITH", "common table expressions (WITH ...) need a query engine; run the query in Flink SQL")
 	case "VALUES":
 		return unsupported(meta, "VALUES", "a standalone VALUES query is not supported; use SELECT or INSERT ... VALUES")
 	case "TRUNCATE":

@@ -10,8 +10,10 @@ import "reflect"
 // The nodes Walk hands to visit are always pointers into the tree, so a
 // visitor may change them in place (rename a *TableRef, rewrite a
 // *ColumnRef, ...). Besides the Expr, TableExpr, SelectExpr and
-// SelectStatement implementations, visit sees *OrderItem, *Limit, *When,
-// *Assignment and, for INSERT, *TableRef of the target table. Walk accepts
+// SelectStatement implementations, visit sees *CTE (WITH queries, before
+// the query that uses them), *OrderItem, *Limit, *When, *Assignment,
+// *WindowSpec, *WindowFrame, *FrameBound and, for INSERT, *TableRef of the
+// target table. Walk accepts
 // every DML statement (*Select, *Union, *Insert, *Update, *Delete) and any
 // of the node types above as its root; other values are ignored.
 //
@@ -41,9 +43,15 @@ func Walk(node any, visit func(node any) bool) {
 			w(&list[i])
 		}
 	}
+	with := func(list []CTE) {
+		for i := range list {
+			w(&list[i])
+		}
+	}
 	switch n := node.(type) {
 	// Statements.
 	case *Select:
+		with(n.With)
 		for _, e := range n.Exprs {
 			w(e)
 		}
@@ -54,6 +62,7 @@ func Walk(node any, visit func(node any) bool) {
 		order(n.OrderBy)
 		w(n.Limit)
 	case *Union:
+		with(n.With)
 		w(n.Left)
 		w(n.Right)
 		order(n.OrderBy)
@@ -81,7 +90,9 @@ func Walk(node any, visit func(node any) bool) {
 		order(n.OrderBy)
 		w(n.Limit)
 
-	// Select list, FROM items and clauses.
+	// WITH queries, select list, FROM items and clauses.
+	case *CTE:
+		w(n.Select)
 	case *StarExpr:
 	case *AliasedExpr:
 		w(n.Expr)
@@ -105,6 +116,15 @@ func Walk(node any, visit func(node any) bool) {
 	case *When:
 		w(n.Cond)
 		w(n.Value)
+	case *WindowSpec:
+		exprs(n.PartitionBy)
+		order(n.OrderBy)
+		w(n.Frame)
+	case *WindowFrame:
+		w(&n.Start)
+		w(&n.End)
+	case *FrameBound:
+		w(n.Offset)
 
 	// Expressions.
 	case *AndExpr:
@@ -152,6 +172,7 @@ func Walk(node any, visit func(node any) bool) {
 		w(n.X)
 	case *FuncCall:
 		exprs(n.Args)
+		w(n.Over)
 	case *BinaryExpr:
 		w(n.L)
 		w(n.R)
@@ -159,6 +180,10 @@ func Walk(node any, visit func(node any) bool) {
 		w(n.X)
 	case *IntervalExpr:
 		w(n.Value)
+	case *FloorCeilExpr:
+		w(n.X)
+	case *ExtractExpr:
+		w(n.X)
 	case *CaseExpr:
 		w(n.Operand)
 		for i := range n.Whens {

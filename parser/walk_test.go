@@ -85,9 +85,16 @@ func everyNode() SelectStatement {
 		&RowExpr{Fields: []Expr{lit("1")}},
 		&CastExpr{X: col("a"), Type: &DataType{Kind: TypeArray, Elem: &DataType{Kind: TypeInt}}, TypeText: "ARRAY<INT>"},
 		&FuncCall{Name: "f", Args: []Expr{col("a")}},
+		&FuncCall{Name: "sum", Args: []Expr{col("a")}, Over: &WindowSpec{
+			PartitionBy: []Expr{col("p")},
+			OrderBy:     []OrderItem{{Expr: col("o"), Desc: true, Nulls: NullsFirst}},
+			Frame:       &WindowFrame{Range: true, Start: FrameBound{Kind: BoundPreceding, Offset: lit("2")}, End: FrameBound{Kind: BoundFollowing, Offset: &Param{Index: 1}}},
+		}},
 		&BinaryExpr{Op: "+", L: col("a"), R: lit("1")},
 		&UnaryExpr{Op: "-", X: col("a")},
 		&IntervalExpr{Value: &Literal{Kind: LitString, Text: "1"}, Unit: "HOUR"},
+		&FloorCeilExpr{Ceil: true, X: col("ts"), Unit: "DAY"},
+		&ExtractExpr{Unit: "YEAR", X: col("ts")},
 		&CaseExpr{Operand: col("a"), Whens: []When{{Cond: lit("1"), Value: lit("2")}}, Else: lit("3")},
 		&SubqueryExpr{Select: sub("scalar_sub")},
 		&ExistsExpr{Select: sub("exists_sub")},
@@ -101,6 +108,7 @@ func everyNode() SelectStatement {
 	}
 	left := &Select{
 		Meta:  Meta{Params: []Placeholder{{Index: 1}}},
+		With:  []CTE{{Name: "w", Columns: []string{"c"}, Select: sub("with_sub")}},
 		Hints: []Hint{{Name: "X", Options: []Option{{Key: "k", Value: "v"}}, Args: []string{"a"}}},
 		Exprs: sel,
 		From: []TableExpr{
@@ -119,7 +127,7 @@ func everyNode() SelectStatement {
 		OrderBy: []OrderItem{{Expr: col("o"), Desc: true}},
 		Limit:   &Limit{Count: lit("10"), Offset: lit("5")},
 	}
-	return &Union{Type: "UNION ALL", Left: left, Right: sub("union_right"), OrderBy: []OrderItem{{Expr: col("uo")}}, Limit: &Limit{Count: lit("1")}}
+	return &Union{With: []CTE{{Name: "uw", Select: sub("union_with")}}, Type: "UNION ALL", Left: left, Right: sub("union_right"), OrderBy: []OrderItem{{Expr: col("uo")}}, Limit: &Limit{Count: lit("1")}}
 }
 
 func nodeTypeName(n any) string {
@@ -144,7 +152,7 @@ func TestWalkVisitsEveryNodeType(t *testing.T) {
 			t.Errorf("node type %s is never visited: add it to everyNode and to Walk", name)
 		}
 	}
-	for _, name := range []string{"OrderItem", "Limit", "When"} {
+	for _, name := range []string{"CTE", "OrderItem", "Limit", "When", "WindowSpec", "WindowFrame", "FrameBound"} {
 		if !visited[name] {
 			t.Errorf("%s is never visited", name)
 		}
@@ -218,9 +226,10 @@ func TestWalkSkipsChildren(t *testing.T) {
 		_, isUnion := node.(*Union)
 		return isUnion
 	})
-	// The union itself, its two sides, its ORDER BY item and its LIMIT.
-	if n != 5 {
-		t.Errorf("visited %d nodes, want 5", n)
+	// The union itself, its WITH query, its two sides, its ORDER BY item
+	// and its LIMIT.
+	if n != 6 {
+		t.Errorf("visited %d nodes, want 6", n)
 	}
 }
 
@@ -284,6 +293,8 @@ func TestCloneSelectParsed(t *testing.T) {
 		"SELECT a, COUNT(*) FROM t WHERE b = ? GROUP BY a HAVING COUNT(*) > 1 ORDER BY a DESC LIMIT 10",
 		"SELECT * FROM t /*+ OPTIONS('k'='v') */ UNION ALL SELECT * FROM u",
 		"SELECT CAST(a AS DECIMAL(10, 2)), CASE WHEN a THEN 1 ELSE 2 END FROM t",
+		"WITH a (x) AS (SELECT b FROM t) SELECT x, ROW_NUMBER() OVER (PARTITION BY x ORDER BY x DESC NULLS FIRST ROWS 2 PRECEDING) FROM a",
+		"SELECT FLOOR(ts TO HOUR), EXTRACT(DAY FROM ts), INTERVAL '1' DAY FROM t ORDER BY 1 NULLS LAST",
 	} {
 		st, err := Parse(q)
 		if err != nil {

@@ -131,7 +131,7 @@ type analyticSource struct {
 func (p *planCtx) analytic(stmt parser.SelectStatement) (Plan, error) {
 	q := parser.CloneSelect(stmt)
 	nameExprs(q)
-	ctes := cteNames(q)
+	ctes := cteRefs(q)
 	var srcs []*analyticSource
 	byRef := map[*parser.TableRef]int{}
 	var walkErr error
@@ -140,7 +140,7 @@ func (p *planCtx) analytic(stmt parser.SelectStatement) (Plan, error) {
 		if !ok || walkErr != nil {
 			return walkErr == nil
 		}
-		if ref.Name.Database == "" && ref.Name.Virtual == parser.NotVirtual && ctes[strings.ToLower(ref.Name.Name)] {
+		if ctes[ref] {
 			return true
 		}
 		s, err := p.analyticTable(ref)
@@ -155,7 +155,7 @@ func (p *planCtx) analytic(stmt parser.SelectStatement) (Plan, error) {
 	if walkErr != nil {
 		return nil, walkErr
 	}
-	usedColumns(q, srcs)
+	usedColumns(q, srcs, byRef)
 	pushWhere(q, srcs, byRef)
 	pushLimit(q, srcs)
 	joins := lookupJoins(q, srcs, byRef)
@@ -258,21 +258,61 @@ func nameExprs(q parser.SelectStatement) {
 // select list.
 func exprName(i int) string { return fmt.Sprintf("EXPR$%d", i) }
 
-// cteNames collects the names that WITH clauses define anywhere in q.
-func cteNames(q parser.SelectStatement) map[string]bool {
-	names := map[string]bool{}
-	parser.Walk(q, func(n any) bool {
-		_ = n // WITH lands with the parser's CTE support
-		return true
-	})
-	return names
+// cteRefs returns the table references of q that read a WITH query, not a
+// table: those with the name (and no database) of a WITH query in scope.
+// The queries of a WITH are in scope in the query of their WITH (its
+// subqueries included) and in the WITH queries after them; a nearer WITH
+// query hides a farther one, and both hide a table of the same name.
+func cteRefs(q parser.SelectStatement) map[*parser.TableRef]bool {
+	refs := map[*parser.TableRef]bool{}
+	var scan func(root parser.SelectStatement, scope map[string]bool)
+	scan = func(root parser.SelectStatement, scope map[string]bool) {
+		var with []parser.CTE
+		switch s := root.(type) {
+		case *parser.Select:
+			with = s.With
+		case *parser.Union:
+			with = s.With
+		}
+		if len(with) > 0 {
+			inner := make(map[string]bool, len(scope)+len(with))
+			for n := range scope {
+				inner[n] = true
+			}
+			for _, c := range with {
+				scan(c.Select, inner)
+				inner[strings.ToLower(c.Name)] = true
+			}
+			scope = inner
+		}
+		parser.Walk(root, func(n any) bool {
+			switch x := n.(type) {
+			case *parser.CTE:
+				return false // scanned above, with the scope of its place
+			case parser.SelectStatement:
+				if x != root {
+					scan(x, scope)
+					return false
+				}
+			case *parser.TableRef:
+				if x.Name.Database == "" && x.Name.Virtual == parser.NotVirtual && scope[strings.ToLower(x.Name.Name)] {
+					refs[x] = true
+				}
+			}
+			return true
+		})
+	}
+	scan(q, nil)
+	return refs
 }
 
 // usedColumns marks, for every source, the columns whose names the query
 // mentions anywhere (a superset of what it reads: a name of another
 // table's column costs one column more, never a wrong result), and
-// whether a * reaches the source.
-func usedColumns(q parser.SelectStatement, srcs []*analyticSource) {
+// whether a * reaches the source: one in the select list of a SELECT
+// whose FROM holds the source itself (a * over a subquery or a WITH query
+// reads what their own select lists name).
+func usedColumns(q parser.SelectStatement, srcs []*analyticSource, byRef map[*parser.TableRef]int) {
 	parser.Walk(q, func(n any) bool {
 		switch x := n.(type) {
 		case *parser.ColumnRef:
@@ -285,10 +325,17 @@ func usedColumns(q parser.SelectStatement, srcs []*analyticSource) {
 				s.cols[strings.ToLower(x.Name)] = true
 				s.cols[name] = true
 			}
-		case *parser.StarExpr:
-			for _, s := range srcs {
-				if x.Qualifier == "" || s.row.isAlias(x.Qualifier) {
-					s.star = true
+		case *parser.Select:
+			refs, _ := fromRefs(x.From)
+			for _, e := range x.Exprs {
+				star, ok := e.(*parser.StarExpr)
+				if !ok {
+					continue
+				}
+				for _, r := range refs {
+					if i, ok := byRef[r]; ok && (star.Qualifier == "" || srcs[i].row.isAlias(star.Qualifier)) {
+						srcs[i].star = true
+					}
 				}
 			}
 		case *parser.JoinExpr:
@@ -451,11 +498,13 @@ func pushLimit(q parser.SelectStatement, srcs []*analyticSource) {
 	srcs[0].limit = &parser.Limit{Count: s.Limit.Count}
 }
 
-// aggregates reports whether e calls an aggregate or window function.
+// aggregates reports whether e calls an aggregate or window function
+// (whose result depends on other rows, so that LIMIT may not cut the
+// rows below it).
 func aggregates(e parser.Expr) bool {
 	found := false
 	parser.Walk(e, func(n any) bool {
-		if f, ok := n.(*parser.FuncCall); ok && isAggregate(f.Name) {
+		if f, ok := n.(*parser.FuncCall); ok && (isAggregate(f.Name) || f.Over != nil) {
 			found = true
 		}
 		return !found

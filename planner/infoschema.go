@@ -121,6 +121,9 @@ func (p *planCtx) infoSchema(s *parser.Select, ref *parser.TableRef) (Plan, erro
 		if e != nil {
 			return nil, e
 		}
+		if e := nativeNulls(o); e != nil {
+			return nil, e
+		}
 		out.OrderBy = append(out.OrderBy, SortKey{Column: i, Name: r.names[i], Desc: o.Desc})
 	}
 	q := &query{p: p, s: s}

@@ -43,7 +43,14 @@ func BinlogColumns(columns []string) []string {
 
 // engineClauses rejects the clauses that only a query engine can run.
 func engineClauses(s *parser.Select) *Error {
+	if f := windowCall(s); f != nil {
+		e := engineError("the window function " + strings.ToUpper(f.Name) + "(...) OVER (...)")
+		e.Clause = "OVER"
+		return e
+	}
 	switch {
+	case len(s.With) > 0:
+		return engineError("WITH")
 	case s.Distinct:
 		return engineError("DISTINCT")
 	case len(s.GroupBy) > 0:
@@ -95,6 +102,30 @@ func (p *planCtx) selectStmt(s *parser.Select) (Plan, error) {
 	}
 	q := &query{p: p, s: s, ref: ref, info: info, d: &info.Descriptor, opts: p.sess.opts(hints, info.Descriptor.CustomProperties), hints: hints}
 	return q.plan()
+}
+
+// windowCall returns the first window function call of the select list
+// or ORDER BY of s (not of its subqueries), or nil.
+func windowCall(s *parser.Select) *parser.FuncCall {
+	var found *parser.FuncCall
+	visit := func(n any) bool {
+		switch x := n.(type) {
+		case parser.SelectStatement:
+			return false
+		case *parser.FuncCall:
+			if x.Over != nil && found == nil {
+				found = x
+			}
+		}
+		return found == nil
+	}
+	for _, e := range s.Exprs {
+		parser.Walk(e, visit)
+	}
+	for i := range s.OrderBy {
+		parser.Walk(&s.OrderBy[i], visit)
+	}
+	return found
 }
 
 func fromError(from []parser.TableExpr) *Error {

@@ -91,9 +91,26 @@ func (q *query) sortKeys() ([]SortKey, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := nativeNulls(it); err != nil {
+			return nil, err
+		}
 		keys = append(keys, SortKey{Column: col, Name: q.output[col].Name, Desc: it.Desc})
 	}
 	return keys, nil
+}
+
+// nativeNulls accepts the NULLS FIRST or NULLS LAST of an ORDER BY item
+// when it is where the client sorts NULL anyway (first ascending, last
+// descending, Flink's order); the other order needs a query engine.
+func nativeNulls(it parser.OrderItem) *Error {
+	if it.Nulls == parser.NullsDefault || (it.Nulls == parser.NullsFirst) != it.Desc {
+		return nil
+	}
+	dir := "ASC"
+	if it.Desc {
+		dir = "DESC"
+	}
+	return engineErrf("ORDER BY", "ORDER BY %s %s %s: the client sorts NULL first ascending and last descending, as Flink does; the other order needs a query engine", exprText(it.Expr), dir, it.Nulls)
 }
 
 func (q *query) sortColumn(e parser.Expr) (int, error) {

@@ -535,7 +535,7 @@ func exprText(e parser.Expr) string {
 	case *parser.IsBoolExpr:
 		return exprText(x.X) + " IS [NOT] TRUE/FALSE"
 	}
-	return fmt.Sprintf("%T", e)
+	return parser.FormatExpr(e)
 }
 
 // literal converts a constant expression to the codec value model of type

@@ -22,6 +22,14 @@ SELECT * FROM sales WHERE dt = '2024-01-01' AND shop_id = 7 ORDER BY item DESC L
 
 SELECT _log_offset, order_id FROM orders$changelog ORDER BY _log_offset DESC LIMIT 2
 
+-- NULLS FIRST ascending and NULLS LAST descending are the client's (and Flink's) order.
+SELECT name FROM events ORDER BY name NULLS FIRST, ts DESC NULLS LAST
+
+-- The other order is the engine's.
+SELECT name FROM events ORDER BY name NULLS LAST
+
+SELECT name FROM events ORDER BY ts DESC NULLS FIRST
+
 -- @set fluss.scan.max-rows=50
 SELECT * FROM events ORDER BY amount
 
