@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/schema"
@@ -358,6 +359,36 @@ func (r *ArrowReader) nextEngine() bool {
 		}
 		return false
 	}
-	r.cur, r.err = castRecord(r.engine.RecordBatch(), r.schema)
-	return r.err == nil
+	rec, err := castRecord(r.engine.RecordBatch(), r.schema)
+	if err == nil {
+		r.cur, err = inGoMemory(rec)
+		rec.Release()
+	}
+	r.err = err
+	return err == nil
+}
+
+// inGoMemory copies rec into buffers of the Go heap. An engine's records
+// may live in its own memory (DuckDB's, through the Arrow C interface),
+// freed the moment they are released; a consumer such as the Flight SQL
+// server hands buffers to gRPC, which may still write them after the
+// record's Release, as it may with Go memory, which the garbage collector
+// keeps alive.
+func inGoMemory(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, rec.NumCols())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, c := range rec.Columns() {
+		out, err := array.Concatenate([]arrow.Array{c}, memory.DefaultAllocator)
+		if err != nil {
+			return nil, fmt.Errorf("fluss: result column %q: %w", rec.ColumnName(i), err)
+		}
+		cols[i] = out
+	}
+	return array.NewRecordBatch(rec.Schema(), cols, rec.NumRows()), nil
 }

@@ -2,30 +2,13 @@ package flightsql_test
 
 import (
 	"bytes"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/gofluss/fluss/flightsql"
-	"github.com/gofluss/fluss/internal/cluster"
 	"github.com/gofluss/fluss/internal/clustertest"
+	"github.com/gofluss/fluss/internal/flighttest"
 )
-
-// jdbcClasspath is the classpath of internal/jdbcpeer, built by `make
-// jdbcpeer`; a missing build fails the test.
-func jdbcClasspath(t *testing.T) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "internal", "jdbcpeer", "target")
-	deps, err := os.ReadFile(filepath.Join(dir, "peer.classpath"))
-	if err != nil {
-		t.Fatalf("the JDBC check is not built (run `make jdbcpeer`): %v", err)
-	}
-	return filepath.Join(dir, "classes") + string(os.PathListSeparator) + strings.TrimSpace(string(deps))
-}
 
 // TestJDBCClient runs internal/jdbcpeer: Arrow's Flight SQL JDBC driver
 // lists tables and columns, reads a query and a log table's batches
@@ -43,14 +26,7 @@ func TestJDBCClient(t *testing.T) {
 	update(t, ctx, cl, "INSERT INTO "+db+".logs VALUES ('b'), ('a'), ('e'), ('c'), ('f'), ('d')")
 	update(t, ctx, cl, "INSERT INTO "+db+".items VALUES (1, 'pen', 1.50), (2, 'book', 12.00), (3, NULL, NULL)")
 
-	cfg, err := cluster.FromEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.CommandContext(ctx, cfg.Java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-		// Arrow's memory needs direct access to NIO buffers.
-		"--add-opens=java.base/java.nio=ALL-UNNAMED",
-		"-cp", jdbcClasspath(t), "io.github.gofluss.jdbcpeer.Check",
+	cmd := flighttest.JDBC(t, ctx, "Check",
 		addr, clustertest.SASLUser, clustertest.SASLPassword, db, "items")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
