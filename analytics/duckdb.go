@@ -348,5 +348,24 @@ func engineError(err error) error {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
+	if msg := err.Error(); strings.Contains(msg, "Out of Memory Error") {
+		// DuckDB's own advice names its settings; ours are the options.
+		first, _, _ := strings.Cut(msg, "\n")
+		return &outOfMemory{msg: first, err: err}
+	}
 	return fmt.Errorf("fluss: query engine: %w", err)
 }
+
+// outOfMemory is a query that needed more than the engine's memory limit
+// and could not spill.
+type outOfMemory struct {
+	msg string
+	err error
+}
+
+func (e *outOfMemory) Error() string {
+	return "fluss: query engine: " + e.msg + "; raise '" + planner.EngineMemoryLimit + "' (default " + DefaultMemoryLimit +
+		") or lower '" + planner.EngineThreads + "'"
+}
+
+func (e *outOfMemory) Unwrap() error { return e.err }
