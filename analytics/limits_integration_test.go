@@ -58,3 +58,28 @@ func TestMemoryCap(t *testing.T) {
 		})
 	}
 }
+
+// TestRowCapNotApplied: fluss.scan.max-rows bounds what the client holds
+// (an ORDER BY it sorts itself), not what streams into the engine.
+func TestRowCapNotApplied(t *testing.T) {
+	f := newFixture(t, 3000)
+	db, err := sql.Open("fluss", "fluss://"+clustertest.Bootstrap(t)+"/"+f.name+"?fluss.scan.max-rows=100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n, sum int64
+	if err := db.QueryRow("SELECT COUNT(*), SUM(id) FROM sales WHERE id >= 0").Scan(&n, &sum); err != nil || n != 3000 || sum != 2999*3000/2 {
+		t.Fatalf("engine COUNT(*), SUM(id) under a 100-row cap = %d, %d, %v; want 3000, %d", n, sum, err, 2999*3000/2)
+	}
+	rows, err := db.Query("SELECT id FROM sales ORDER BY id")
+	if err == nil {
+		for rows.Next() {
+		}
+		err = rows.Err()
+		rows.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "fluss.scan.max-rows") {
+		t.Fatalf("a client-sorted scan of 3000 rows under a 100-row cap: %v, want the cap's error", err)
+	}
+}
