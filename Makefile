@@ -30,8 +30,8 @@ export GOFLAGS += -tags=duckdb_arrow
 # in_modules runs a shell command in every submodule, stopping at the first failure.
 in_modules = for m in $(SUBMODULES); do (cd $$m && $(1)) || exit 1; done
 
-.PHONY: all build demo test fault-test lint vet fmt-check staticcheck peers generate \
-        cluster-up cluster-down cluster-status fuzz bench bench-peers clean javapeer jdbcpeer flightsql
+.PHONY: all build demo test integration fault-test lint vet fmt-check staticcheck peers generate \
+        cluster-up cluster-stop cluster-down cluster-status fuzz bench bench-peers clean javapeer jdbcpeer flightsql
 
 all: build
 
@@ -48,36 +48,43 @@ demo:
 	$(GO) run ./examples/quickstart
 
 ## test: lint, unit tests, fuzz seeds and the integration suite against a real
-## local cluster (started here with a SASL listener, stopped at the end).
+## local cluster with a SASL listener. A cluster that already runs (make
+## demo's) is used as it is and left running with its data; one that test
+## starts is stopped at the end, its data kept for the next run (only
+## make cluster-down removes data).
 ## FLUSS_INTEGRATION=1 turns the integration tests on: without it (plain
 ## `go test ./...`) they skip, and the unit tests run alone in seconds.
-## Packages run one at a time (-p 1): a Fluss 0.9.1 coordinator under heavy
-## concurrent DDL can miss a table's creation (its ZooKeeper cache sees the
-## table node only after its data was written) and never elect leaders for it.
 ##
 ## Then the fault suite (internal/faultsuite, build tag faultsuite) runs on a
 ## cluster of its own: three tablet servers, replication 3, on
 ## FLUSS_FAULT_PORT (default FLUSS_PORT + 50, clear of the main cluster's
-## ports), started and stopped here; it kills servers and cuts connections.
+## ports), started and stopped the same way; it kills servers and cuts
+## connections.
 INTEGRATION = FLUSS_SASL=1 FLUSS_INTEGRATION=1
 
 test: lint peers javapeer jdbcpeer
-	@FLUSS_SASL=1 $(CLUSTER) up
+	@FLUSS_SASL=1 $(CLUSTER) run -- $(MAKE) --no-print-directory integration
+	@$(MAKE) --no-print-directory fault-test
+
+## integration: the integration suite of every module against the local
+## cluster (each test binary starts it if none runs, and leaves it running)
+## or the one FLUSS_BOOTSTRAP names. Packages run one at a time (-p 1): a
+## Fluss 0.9.1 coordinator under heavy concurrent DDL can miss a table's
+## creation (its ZooKeeper cache sees the table node only after its data was
+## written) and never elect leaders for it. Every module runs, even after
+## one fails.
+integration:
 	@status=0; $(INTEGRATION) $(GO) test -race -count=1 -p 1 -timeout 60m ./... || status=$$?; \
 	  for m in $(SUBMODULES); do \
 	    (cd $$m && $(INTEGRATION) $(GO) test -race -count=1 -p 1 -timeout 20m ./...) || status=$$?; \
-	  done; \
-	  FLUSS_SASL=1 $(CLUSTER) down; \
-	  [ $$status -eq 0 ] || exit $$status; $(MAKE) --no-print-directory fault-test
+	  done; exit $$status
 
 FAULT_ENV = $(INTEGRATION) FLUSS_TABLETS=3 \
 	FLUSS_PORT=$${FLUSS_FAULT_PORT:-$$(( $${FLUSS_PORT:-9123} + 50 ))}
 
 ## fault-test: the fault-injection suite alone, on its own 3-tablet cluster.
 fault-test:
-	@$(FAULT_ENV) $(CLUSTER) up
-	@status=0; $(FAULT_ENV) $(GO) test -tags faultsuite -race -count=1 -timeout 15m -v -run TestFaults ./internal/faultsuite || status=$$?; \
-	  $(FAULT_ENV) $(CLUSTER) down; exit $$status
+	@$(FAULT_ENV) $(CLUSTER) run -- $(GO) test -tags faultsuite -race -count=1 -timeout 15m -v -run TestFaults ./internal/faultsuite
 
 lint: fmt-check vet staticcheck
 
@@ -154,8 +161,15 @@ flightsql:
 	@eval "$$(FLUSS_SASL=1 $(CLUSTER) up | tee /dev/stderr | grep '^FLUSS_SASL_BOOTSTRAP=')"; \
 	  $(GO) run ./cmd/fluss-flightsql --addr $(FLIGHTSQL_ADDR) --dsn "fluss://$$FLUSS_SASL_BOOTSTRAP/fluss"
 
+## cluster-up: start the local cluster (on the data of its last run, if
+## any) or reuse the running one, and keep it running. cluster-stop stops
+## it and keeps its data; cluster-down stops it and removes its data, the
+## only target that does.
 cluster-up:
 	@FLUSS_SASL=$${FLUSS_SASL:-1} $(CLUSTER) up
+
+cluster-stop:
+	@$(CLUSTER) stop
 
 cluster-down:
 	@$(CLUSTER) down

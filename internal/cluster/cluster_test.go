@@ -3,16 +3,22 @@ package cluster
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/internal/testkit"
 )
 
@@ -24,7 +30,7 @@ func freeBasePort(t *testing.T, sasl bool) int {
 	t.Helper()
 	for range 100 {
 		cfg := Config{Port: 20000 + rand.IntN(10000), Tablets: 1, SASL: sasl}
-		if cfg.checkPortsFree() == nil {
+		if cfg.checkPortsFree(cfg.servers()) == nil {
 			return cfg.Port
 		}
 	}
@@ -138,55 +144,150 @@ func TestCountField(t *testing.T) {
 	}
 }
 
-// TestLifecycle starts a second, private cluster (other ports, other
-// directory), checks that a second Up reuses it, and that Down leaves none
-// of its processes running.
+// TestLifecycle drives a second, private cluster (other ports, other
+// directory) through what the make targets do, as issue 30 found them
+// wanting: `make demo` starts it (Keep), `make test` runs its suite on it
+// (Run) and must leave it running with its data, a plain Stop keeps the
+// data, a Run on the stopped cluster starts it again on that data and
+// stops it after, and only Down removes the data.
 func TestLifecycle(t *testing.T) {
 	testkit.Integration(t) // it starts JVMs
 	cfg := testConfig(t, freeBasePort(t, false), false)
 	ctx := context.Background()
 	var out bytes.Buffer
-	if err := Up(ctx, cfg, &out); err != nil {
+
+	// make demo
+	if err := Keep(ctx, cfg, &out); err != nil {
 		t.Fatal(err)
 	}
-	defer Down(cfg)
-	if !strings.HasSuffix(out.String(), "FLUSS_BOOTSTRAP="+cfg.Bootstrap()+"\n") {
-		t.Fatalf("Up output does not end with the bootstrap line:\n%s", out.String())
+	t.Cleanup(func() { _ = Down(cfg, io.Discard) })
+	if !strings.HasPrefix(out.String(), "started Fluss "+cfg.Version+" (1 coordinator, 1 tablet server) in ") ||
+		!strings.HasSuffix(out.String(), "FLUSS_BOOTSTRAP="+cfg.Bootstrap()+"\n") {
+		t.Fatalf("Keep output:\n%s", out.String())
 	}
+	pids := runningPids(t, cfg)
+	if len(pids) != 3 {
+		t.Fatalf("%d servers run after Keep, want 3", len(pids))
+	}
+	db := "lifecycle_" + strconv.Itoa(rand.IntN(1_000_000))
+	admin(t, cfg, func(ctx context.Context, a *flussrpc.Admin) error {
+		return a.CreateDatabase(ctx, db, schema.DatabaseDescriptor{}, false)
+	})
+
+	// make test on the demo's cluster: the command's status comes back,
+	// and the cluster still runs, the same processes on the same data.
+	out.Reset()
+	err := Run(ctx, cfg, &out, exec.Command("sh", "-c", "exit 3"))
+	if exit := (*exec.ExitError)(nil); !errors.As(err, &exit) || exit.ExitCode() != 3 {
+		t.Fatalf("Run of a command that exits 3: %v", err)
+	}
+	if !strings.Contains(out.String(), "reusing the running") || !strings.Contains(out.String(), "leaving the cluster in "+cfg.Dir+" running") {
+		t.Fatalf("Run output:\n%s", out.String())
+	}
+	if got := runningPids(t, cfg); !slices.Equal(got, pids) {
+		t.Fatalf("servers after Run: %v, before: %v", got, pids)
+	}
+	assertDatabase(t, cfg, db)
+
+	// make cluster-stop
+	out.Reset()
+	if err := Stop(cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	if want := "stopped 3 servers; the data stays in " + cfg.Dir; !strings.HasPrefix(out.String(), want) {
+		t.Fatalf("Stop output %q, want %q...", out.String(), want)
+	}
+	assertStopped(t, cfg, pids, true)
+
+	// make test on the stopped cluster: started for the run and stopped
+	// after it, its data kept.
+	out.Reset()
+	if err := Run(ctx, cfg, &out, exec.Command("true")); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "again in ") || !strings.Contains(out.String(), "stopped the cluster started for the run (3 servers)") {
+		t.Fatalf("Run output:\n%s", out.String())
+	}
+	assertStopped(t, cfg, pids, true)
+
+	// The data of every earlier run is still there.
+	out.Reset()
+	if started, err := Up(ctx, cfg, &out); err != nil || !started {
+		t.Fatalf("Up on the stopped cluster = %v, %v; want it started", started, err)
+	}
+	assertDatabase(t, cfg, db)
+	if started, err := Up(ctx, cfg, io.Discard); err != nil || started {
+		t.Fatalf("Up on the running cluster = %v, %v; want it reused", started, err)
+	}
+	pids = runningPids(t, cfg)
+
+	// make cluster-down, twice.
+	out.Reset()
+	if err := Down(cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	if want := "stopped 3 servers; removed " + cfg.Dir + "\n"; out.String() != want {
+		t.Fatalf("Down output %q, want %q", out.String(), want)
+	}
+	assertStopped(t, cfg, pids, false)
+}
+
+// runningPids returns the pids of the running servers of cfg.
+func runningPids(t *testing.T, cfg Config) []int {
+	t.Helper()
 	var pids []int
 	for _, s := range cfg.servers() {
-		pid, ok := cfg.pidOf(s)
-		if !ok {
-			t.Fatalf("%s is not running after Up", s.name)
-		}
-		pids = append(pids, pid)
-	}
-	out.Reset()
-	if err := Up(ctx, cfg, &out); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "reusing") {
-		t.Fatalf("second Up did not reuse the cluster:\n%s", out.String())
-	}
-	for i, s := range cfg.servers() {
-		if pid, _ := cfg.pidOf(s); pid != pids[i] {
-			t.Fatalf("%s pid changed from %d to %d on reuse", s.name, pids[i], pid)
+		if pid, ok := cfg.pidOf(s); ok {
+			pids = append(pids, pid)
 		}
 	}
-	if err := Status(ctx, cfg, &out); err != nil {
-		t.Fatal(err)
-	}
-	if err := Down(cfg); err != nil {
-		t.Fatal(err)
-	}
+	return pids
+}
+
+// assertStopped checks that none of pids runs, and that the cluster's data
+// is there, or that its whole directory is gone.
+func assertStopped(t *testing.T, cfg Config, pids []int, data bool) {
+	t.Helper()
 	for _, pid := range pids {
 		if cfg.isOurs(pid) {
-			t.Errorf("pid %d still runs after Down", pid)
+			t.Errorf("pid %d still runs", pid)
 		}
 	}
-	if _, err := os.Stat(cfg.Dir); !os.IsNotExist(err) {
-		t.Errorf("cluster directory still exists after Down: %v", err)
+	if got := runningPids(t, cfg); len(got) != 0 {
+		t.Errorf("servers %v run", got)
 	}
+	if data {
+		if _, err := os.Stat(filepath.Join(cfg.Dir, "zk", "data")); err != nil {
+			t.Errorf("the cluster's data is gone: %v", err)
+		}
+	} else if _, err := os.Stat(cfg.Dir); !os.IsNotExist(err) {
+		t.Errorf("the cluster directory is still there: %v", err)
+	}
+}
+
+func admin(t *testing.T, cfg Config, f func(context.Context, *flussrpc.Admin) error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := flussrpc.NewClient(ctx, flussrpc.Config{Bootstrap: []string{cfg.Bootstrap()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := f(ctx, c.Admin()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func assertDatabase(t *testing.T, cfg Config, db string) {
+	t.Helper()
+	admin(t, cfg, func(ctx context.Context, a *flussrpc.Admin) error {
+		ok, err := a.DatabaseExists(ctx, db)
+		if err == nil && !ok {
+			err = errors.New("database " + db + " is gone")
+		}
+		return err
+	})
 }
 
 // TestFailedStartShowsLogs: when a server dies during start-up, Up fails
@@ -211,9 +312,9 @@ func TestFailedStartShowsLogs(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	err := Up(context.Background(), cfg, io.Discard)
+	_, err := Up(context.Background(), cfg, io.Discard)
 	if err == nil {
-		Down(cfg)
+		_ = Down(cfg, io.Discard)
 		t.Fatal("Up succeeded with a JVM that exits at once")
 	}
 	for _, want := range []string{"ZooKeeper exited", "---- zk", "could not start the fake JVM"} {

@@ -127,16 +127,26 @@ type server struct {
 	mainClass string
 	heap      string
 	args      []string // program arguments after the main class
+	ports     []int    // the ports it listens on
 }
 
+// servers lists the JVMs of the cluster in start order.
 func (c Config) servers() []server {
+	coordPorts := []int{c.Port}
+	if c.SASL {
+		coordPorts = append(coordPorts, c.coordinatorSASLPort())
+	}
 	out := []server{
-		{name: "zk", mainClass: zooKeeperMain, heap: "256m", args: []string{filepath.Join(c.Dir, "zk", "zookeeper.properties")}},
-		{name: "coordinator", mainClass: coordinatorMain, heap: "512m", args: []string{"--configDir", filepath.Join(c.Dir, "coordinator")}},
+		{name: "zk", mainClass: zooKeeperMain, heap: "256m", args: []string{filepath.Join(c.Dir, "zk", "zookeeper.properties")}, ports: []int{c.zooKeeperPort()}},
+		{name: "coordinator", mainClass: coordinatorMain, heap: "512m", args: []string{"--configDir", filepath.Join(c.Dir, "coordinator")}, ports: coordPorts},
 	}
 	for i := 0; i < c.Tablets; i++ {
 		name := fmt.Sprintf("tablet-%d", i)
-		out = append(out, server{name: name, mainClass: tabletMain, heap: "768m", args: []string{"--configDir", filepath.Join(c.Dir, name)}})
+		ports := []int{c.tabletPort(i)}
+		if c.SASL {
+			ports = append(ports, c.saslPort(i))
+		}
+		out = append(out, server{name: name, mainClass: tabletMain, heap: "768m", args: []string{"--configDir", filepath.Join(c.Dir, name)}, ports: ports})
 	}
 	return out
 }

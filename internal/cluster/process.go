@@ -145,21 +145,22 @@ func processState(stat []byte) byte {
 }
 
 // stop sends SIGTERM (Fluss servers shut down gracefully on it), waits, and
-// falls back to SIGKILL. It signals only the recorded pid.
-func (c Config) stop(s server, grace time.Duration) error {
+// falls back to SIGKILL. It signals only the recorded pid, and reports
+// whether the server was running.
+func (c Config) stop(s server, grace time.Duration) (bool, error) {
 	pid, ok := c.pidOf(s)
 	if !ok {
-		return nil
+		return false, nil
 	}
 	_ = syscall.Kill(pid, syscall.SIGTERM)
 	if c.waitGone(pid, grace) {
-		return nil
+		return true, nil
 	}
 	_ = syscall.Kill(pid, syscall.SIGKILL)
 	if c.waitGone(pid, 10*time.Second) {
-		return nil
+		return true, nil
 	}
-	return fmt.Errorf("cluster: %s (pid %d) did not exit", s.name, pid)
+	return true, fmt.Errorf("cluster: %s (pid %d) did not exit", s.name, pid)
 }
 
 func (c Config) waitGone(pid int, d time.Duration) bool {

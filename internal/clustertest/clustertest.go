@@ -92,9 +92,10 @@ func resolve() (Addrs, error) {
 		return Addrs{}, err
 	}
 	// The suite needs the SASL listener, and a cluster started without it
-	// would be restarted (under other tests' feet) by the next `make test`.
+	// would stand in the way of the next `make test` (Up does not reuse a
+	// cluster set up with other settings).
 	cfg.SASL = os.Getenv("FLUSS_SASL") != "0"
-	if err := cluster.Up(context.Background(), cfg, io.Discard); err != nil {
+	if _, err := cluster.Up(context.Background(), cfg, io.Discard); err != nil {
 		return Addrs{}, err
 	}
 	return Addrs{Plain: cfg.Bootstrap(), SASL: cfg.SASLBootstrap()}, nil
