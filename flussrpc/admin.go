@@ -32,7 +32,7 @@ type DatabaseInfo struct {
 // CreateDatabase creates a database. With ignoreIfExists an existing
 // database is not an error (ErrDatabaseAlreadyExist otherwise).
 func (a *Admin) CreateDatabase(ctx context.Context, name string, desc schema.DatabaseDescriptor, ignoreIfExists bool) error {
-	if err := schema.CheckNewName("database", name); err != nil {
+	if err := checkDatabase(name, true); err != nil {
 		return err
 	}
 	js, err := json.Marshal(desc)
@@ -53,7 +53,7 @@ func (a *Admin) CreateDatabase(ctx context.Context, name string, desc schema.Dat
 // DropDatabase drops a database. Without cascade a database that still has
 // tables is refused with ErrDatabaseNotEmpty.
 func (a *Admin) DropDatabase(ctx context.Context, name string, ignoreIfNotExists, cascade bool) error {
-	if err := schema.CheckName("database", name); err != nil {
+	if err := checkDatabase(name, false); err != nil {
 		return err
 	}
 	req := &pb.DropDatabaseRequest{
@@ -77,7 +77,7 @@ func (a *Admin) ListDatabases(ctx context.Context) ([]string, error) {
 
 // DatabaseExists reports whether a database exists.
 func (a *Admin) DatabaseExists(ctx context.Context, name string) (bool, error) {
-	if err := schema.CheckName("database", name); err != nil {
+	if err := checkDatabase(name, false); err != nil {
 		return false, err
 	}
 	var resp pb.DatabaseExistsResponse
@@ -87,7 +87,7 @@ func (a *Admin) DatabaseExists(ctx context.Context, name string) (bool, error) {
 
 // GetDatabaseInfo returns a database's descriptor and times.
 func (a *Admin) GetDatabaseInfo(ctx context.Context, name string) (*DatabaseInfo, error) {
-	if err := schema.CheckName("database", name); err != nil {
+	if err := checkDatabase(name, false); err != nil {
 		return nil, err
 	}
 	var resp pb.GetDatabaseInfoResponse

@@ -18,15 +18,19 @@ func TestAdminRefusesInvalidNames(t *testing.T) {
 	long := strings.Repeat("d", 1<<20)
 	ctx := context.Background()
 	sent := f.Requests(fakefluss.ListTables) + f.Requests(fakefluss.CreateTable) + f.Requests(fakefluss.GetTableInfo)
-	checks := map[string]error{}
+	checks := map[string]error{} // by call; all but CreateTable name a bad database
 	_, checks["ListTables"] = adm.ListTables(ctx, long)
 	_, checks["DatabaseExists"] = adm.DatabaseExists(ctx, "a b")
-	_, checks["GetTableInfo"] = adm.GetTableInfo(ctx, TablePath{Database: "db", Table: "t;drop"})
+	_, checks["GetTableInfo"] = adm.GetTableInfo(ctx, TablePath{Database: "d b", Table: "t"})
 	checks["CreateDatabase"] = adm.CreateDatabase(ctx, "__mine", schema.DatabaseDescriptor{}, false)
 	checks["CreateTable"] = adm.CreateTable(ctx, TablePath{Database: "db", Table: "__t"}, schema.TableDescriptor{}, false)
 	for call, err := range checks {
-		if !errors.Is(err, schema.ErrInvalidName) || len(err.Error()) > 1000 {
-			t.Errorf("%s: %.300v, want schema.ErrInvalidName", call, err)
+		want := ErrInvalidDatabase
+		if call == "CreateTable" {
+			want = ErrInvalidTable
+		}
+		if !errors.Is(err, want) || len(err.Error()) > 1000 {
+			t.Errorf("%s: %.300v, want %v", call, err, want)
 		}
 	}
 	if now := f.Requests(fakefluss.ListTables) + f.Requests(fakefluss.CreateTable) + f.Requests(fakefluss.GetTableInfo); now != sent {

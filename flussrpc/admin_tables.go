@@ -31,10 +31,7 @@ type SchemaInfo struct {
 // the error wraps ErrNoLeaders: the table exists, but needs to be dropped
 // and created again. NoLeaderWait skips the wait.
 func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.TableDescriptor, ignoreIfExists bool, opts ...CreateOption) error {
-	if err := path.Check(); err != nil {
-		return err
-	}
-	if err := schema.CheckNewName("table", path.Table); err != nil {
+	if err := checkTable(path, true); err != nil {
 		return err
 	}
 	js, err := json.Marshal(desc)
@@ -58,7 +55,7 @@ func (a *Admin) CreateTable(ctx context.Context, path TablePath, desc schema.Tab
 
 // DropTable drops a table and all its data.
 func (a *Admin) DropTable(ctx context.Context, path TablePath, ignoreIfNotExists bool) error {
-	if err := path.Check(); err != nil {
+	if err := checkTable(path, false); err != nil {
 		return err
 	}
 	req := &pb.DropTableRequest{TablePath: pbPath(path), IgnoreIfNotExists: proto.Bool(ignoreIfNotExists)}
@@ -70,7 +67,7 @@ func (a *Admin) DropTable(ctx context.Context, path TablePath, ignoreIfNotExists
 
 // GetTableInfo returns the table's id, latest schema and descriptor.
 func (a *Admin) GetTableInfo(ctx context.Context, path TablePath) (*TableInfo, error) {
-	if err := path.Check(); err != nil {
+	if err := checkTable(path, false); err != nil {
 		return nil, err
 	}
 	var resp pb.GetTableInfoResponse
@@ -111,7 +108,7 @@ func (a *Admin) GetTableSchema(ctx context.Context, path TablePath, schemaID int
 
 // ListTables returns the names of the tables in a database.
 func (a *Admin) ListTables(ctx context.Context, database string) ([]string, error) {
-	if err := schema.CheckName("database", database); err != nil {
+	if err := checkDatabase(database, false); err != nil {
 		return nil, err
 	}
 	var resp pb.ListTablesResponse
@@ -123,7 +120,7 @@ func (a *Admin) ListTables(ctx context.Context, database string) ([]string, erro
 
 // TableExists reports whether a table exists.
 func (a *Admin) TableExists(ctx context.Context, path TablePath) (bool, error) {
-	if err := path.Check(); err != nil {
+	if err := checkTable(path, false); err != nil {
 		return false, err
 	}
 	var resp pb.TableExistsResponse
