@@ -15,6 +15,7 @@ STATICCHECK_VERSION = v0.8.2
 PYFLUSS_VERSION     = 1.0.0
 PYARROW_VERSION     = 26.0.1
 ADBC_VERSION        = 1.13.0
+DUCKDB_PY_VERSION   = 2.0.0
 PROTOC_GEN_GO       = google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
 
 export FLUSS_PEER_PYTHON = $(CURDIR)/$(PEER_PY)
@@ -23,7 +24,7 @@ export FLUSS_PEER_PYTHON = $(CURDIR)/$(PEER_PY)
 # the examples that need GORM or bun, and the DuckDB analytics engine carry
 # their own dependencies, so that the driver module does not. Every target
 # that builds, vets or tests runs in each of them too.
-SUBMODULES = gorm examples/gorm examples/bun analytics cmd/flussql cmd/fluss-flightsql
+SUBMODULES = gorm examples/gorm examples/bun analytics bench/analytics cmd/flussql cmd/fluss-flightsql
 # DuckDB's Arrow interface, which the analytics module feeds the engine
 # through, is compiled only with this tag; the other modules ignore it.
 export GOFLAGS += -tags=duckdb_arrow
@@ -106,15 +107,16 @@ $(STATICCHECK):
 	GOBIN=$(GOBIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 ## peers: a Python venv with the independent clients the suite cross-checks
-## against: pyfluss, and the ADBC Flight SQL driver for the Flight SQL server.
+## against: pyfluss, the ADBC Flight SQL driver for the Flight SQL server,
+## and DuckDB, which bench-peers's pyfluss runs query with.
 ## The stamp names the versions, so that changing one reinstalls.
-PEERS_STAMP = $(VENV)/.peers-$(PYFLUSS_VERSION)-$(PYARROW_VERSION)-$(ADBC_VERSION)
+PEERS_STAMP = $(VENV)/.peers-$(PYFLUSS_VERSION)-$(PYARROW_VERSION)-$(ADBC_VERSION)-$(DUCKDB_PY_VERSION)
 peers: $(PEERS_STAMP)
 
 $(PEERS_STAMP):
 	@[ -x $(PEER_PY) ] || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check pyfluss==$(PYFLUSS_VERSION) pyarrow==$(PYARROW_VERSION) \
-	  adbc-driver-manager==$(ADBC_VERSION) adbc-driver-flightsql==$(ADBC_VERSION)
+	  adbc-driver-manager==$(ADBC_VERSION) adbc-driver-flightsql==$(ADBC_VERSION) duckdb==$(DUCKDB_PY_VERSION)
 	@touch $@
 
 ## javapeer: compile the Java client witness (internal/javapeer) with Maven,
@@ -205,10 +207,17 @@ bench:
 
 ## bench-peers: this client, the Java client and pyfluss side by side on the
 ## local cluster, each workload in its own process, plus the server ceiling;
-## prints a table and writes it under bench/results/. Not part of make test.
-## A quick run: make bench-peers ROWS=100000 ROUNDS=1 (LOOKUP_TIME: per lookup run;
-## ONLY: a regular expression of the workload groups to run, e.g. ONLY='to Arrow')
+## then the embedded engine's GROUP BY, filter and join (bench/analytics,
+## a module of its own: it links DuckDB) against pyfluss + DuckDB in
+## Python, and a scan of LARGE_ROWS rows; prints a table and the ratios to
+## the targets, and writes them under bench/results/. Not part of make test.
+## The analytic and large tables are kept in database benchpeers_data for
+## the next run (drop it to make them again).
+## A quick run: make bench-peers ROWS=100000 LARGE_ROWS=1000000 ROUNDS=1 (LOOKUP_TIME:
+## per lookup run; ONLY: a regular expression of the workload groups to run,
+## e.g. ONLY='to Arrow' or ONLY='GROUP BY|filter|join|kept')
 ROWS        ?= 1000000
+LARGE_ROWS  ?= 10000000
 ROUNDS      ?= 3
 LOOKUP_TIME ?= 5s
 ONLY        ?=
@@ -218,7 +227,9 @@ BENCH_JAVA_CP = $(BENCH_JAVA)/target/bench.classpath
 bench-peers: peers $(BENCH_JAVA_CP)
 	@FLUSS_SASL=1 $(CLUSTER) up
 	$(GO) build -o .bin/benchpeers-ours ./bench/ours
-	$(INTEGRATION) $(GO) run ./bench/benchpeers -ours .bin/benchpeers-ours -rows $(ROWS) -rounds $(ROUNDS) -lookup-time $(LOOKUP_TIME) -only '$(ONLY)' \
+	$(GO) build -o .bin/benchpeers-analytics ./bench/analytics
+	$(INTEGRATION) $(GO) run ./bench/benchpeers -ours .bin/benchpeers-ours -analytics .bin/benchpeers-analytics \
+	  -rows $(ROWS) -large-rows $(LARGE_ROWS) -rounds $(ROUNDS) -lookup-time $(LOOKUP_TIME) -only '$(ONLY)' \
 	  -python $(CURDIR)/$(PEER_PY) -java "$(CURDIR)/$(BENCH_JAVA)/target/classes:$$(cat $(BENCH_JAVA_CP))"
 
 $(BENCH_JAVA_CP): $(BENCH_JAVA)/pom.xml $(wildcard $(BENCH_JAVA)/src/main/java/*/*/*/*/*.java) internal/cluster/config.go

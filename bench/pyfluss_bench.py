@@ -25,9 +25,19 @@ and scan-arrow). Row i is (i, "name-<i>", i * 0.5), as in every peer.
   scan-adbc-memory  scan-adbc-decoded from benchpeers' in-memory Flight SQL
               server, which holds the table's records already decoded:
               the time of the client alone
+  query-duckdb  what a Fluss user does for an analytic query today: read
+              each of TABLE's tables (comma-separated) whole with pyfluss
+              (to_arrow of a log table; for a primary-key table, which
+              pyfluss reads in batches only by a limit scan per bucket,
+              those scans' to_arrow), then run $BENCHPEERS_SQL on them in
+              DuckDB; ROWS is the first table's row count
+  query-adbc  not pyfluss: $BENCHPEERS_SQL run by our Flight SQL server
+              with the embedded engine (BOOTSTRAP is its URI), the answer
+              read by Python's ADBC driver
 
 Writes are timed from the first write to the return of flush() (every row
-acknowledged). Prints one JSON line: ops, seconds, p50_ms/p99_ms (lookups)
+acknowledged). Prints one JSON line: ops, seconds, p50_ms/p99_ms (lookups),
+check (queries: a digest of the answer, as workload.Digest in Go makes it)
 and vmhwm_kib, the peak RSS of this process.
 """
 
@@ -125,11 +135,20 @@ async def scan_arrow(tbl, rows):
 
 
 def scan_adbc(uri, db, table, rows, passthrough, in_memory=False):
-    import adbc_driver_flightsql.dbapi as flight_sql
-
     # With passthrough, ask for the ZSTD log batches as Fluss stored them:
     # the driver decompresses them itself.
     header = {"adbc.flight.sql.rpc.call_header.x-fluss-ipc-compression": "zstd"} if passthrough else {}
+    t, seconds = adbc_read(uri, db, table, "SELECT * FROM %s.%s" % (db, table), header, in_memory)
+    if t.num_rows != rows:
+        raise RuntimeError("read %d rows through Flight SQL, want %d" % (t.num_rows, rows))
+    return {"ops": t.num_rows, "seconds": seconds}
+
+
+def adbc_read(uri, db, table, sql, header, in_memory=False):
+    """Runs sql through the Flight SQL server at uri; returns the answer
+    as a pyarrow Table and the seconds from execute to the last batch."""
+    import adbc_driver_flightsql.dbapi as flight_sql
+
     with flight_sql.connect(uri, db_kwargs=header, autocommit=True) as conn, conn.cursor() as cur:
         # Resolve the table first, untimed, as the pyfluss run's get_table
         # does: the clock then covers the scan, not the connection's first
@@ -141,12 +160,56 @@ def scan_adbc(uri, db, table, rows, passthrough, in_memory=False):
         else:
             conn.adbc_get_table_schema(table, db_schema_filter=db)
         start = time.perf_counter()
-        cur.execute("SELECT * FROM %s.%s" % (db, table))
+        cur.execute(sql)
         t = cur.fetch_arrow_table()
-        seconds = time.perf_counter() - start
-    if t.num_rows != rows:
-        raise RuntimeError("read %d rows through Flight SQL, want %d" % (t.num_rows, rows))
-    return {"ops": t.num_rows, "seconds": seconds}
+        return t, time.perf_counter() - start
+
+
+def digest(t):
+    """The answer's row count and the sum of its integers (integer
+    columns, and DuckDB's sums of integers, DECIMAL(38, 0)), as
+    workload.Digest writes them."""
+    total = 0
+    for col in t.columns:
+        ty = col.type
+        if pa.types.is_integer(ty) or (pa.types.is_decimal(ty) and ty.scale == 0):
+            total += sum(int(x) for x in col.to_pylist() if x is not None)
+    return "%d rows, integers sum to %d" % (t.num_rows, total)
+
+
+def query_adbc(uri, db, tables, rows, sql):
+    t, seconds = adbc_read(uri, db, tables.split(",")[0], sql, {})
+    return {"ops": rows, "seconds": seconds, "check": digest(t)}
+
+
+async def read_whole(tbl, limit):
+    """The whole table as a pyarrow Table, as pyfluss reads it in batches:
+    a log table by to_arrow of every bucket from the earliest offset, a
+    primary-key table by a limit scan of each bucket."""
+    info = tbl.get_table_info()
+    n = info.num_buckets
+    if not info.has_primary_key():
+        s = await tbl.new_scan().create_record_batch_log_scanner()
+        s.subscribe_buckets({b: fluss.EARLIEST_OFFSET for b in range(n)})
+        return await s.to_arrow()
+    scan = tbl.new_scan().limit(limit)
+    parts = [await scan.create_bucket_batch_scanner(fluss.TableBucket(info.table_id, b)).to_arrow() for b in range(n)]
+    return pa.concat_tables(parts)
+
+
+async def query_duckdb(conn, db, tables, rows, sql):
+    import duckdb
+
+    # Resolved first, untimed, as in the other runs.
+    tbls = [(name, await conn.get_table(fluss.TablePath(db, name))) for name in tables.split(",")]
+    start = time.perf_counter()
+    con = duckdb.connect()
+    for name, tbl in tbls:
+        # No key table of these runs holds more keys than the log has rows.
+        con.register(name, await read_whole(tbl, rows))
+    t = con.sql(sql).to_arrow_table()
+    seconds = time.perf_counter() - start
+    return {"ops": rows, "seconds": seconds, "check": digest(t)}
 
 
 def scan_flight(uri, db, table, rows):
@@ -190,8 +253,10 @@ async def main():
         sys.exit(__doc__)
     mode, bootstrap, db, table = sys.argv[1:5]
     rows, conc, seconds = int(sys.argv[5]), int(sys.argv[6]), float(sys.argv[7])
-    if mode in ("scan-adbc", "scan-adbc-decoded", "scan-flight", "scan-adbc-memory"):
-        if mode == "scan-flight":
+    if mode in ("scan-adbc", "scan-adbc-decoded", "scan-flight", "scan-adbc-memory", "query-adbc"):
+        if mode == "query-adbc":
+            out = query_adbc(bootstrap, db, table, rows, os.environ["BENCHPEERS_SQL"])
+        elif mode == "scan-flight":
             out = scan_flight(bootstrap, db, table, rows)
         else:
             out = scan_adbc(bootstrap, db, table, rows, mode == "scan-adbc", mode == "scan-adbc-memory")
@@ -200,15 +265,18 @@ async def main():
         return
     conn = await fluss.FlussConnection.create(fluss.Config({"bootstrap.servers": bootstrap}))
     try:
-        tbl = await conn.get_table(fluss.TablePath(db, table))
-        if mode == "append":
-            out = await append(tbl, rows)
-        elif mode == "upsert":
-            out = await upsert(tbl, rows)
-        elif mode == "lookup":
-            out = await lookup(tbl, rows, conc, seconds)
-        elif mode == "scan-arrow":
-            out = await scan_arrow(tbl, rows)
+        if mode == "query-duckdb":
+            out = await query_duckdb(conn, db, table, rows, os.environ["BENCHPEERS_SQL"])
+        elif mode in ("append", "upsert", "lookup", "scan-arrow"):
+            tbl = await conn.get_table(fluss.TablePath(db, table))
+            if mode == "append":
+                out = await append(tbl, rows)
+            elif mode == "upsert":
+                out = await upsert(tbl, rows)
+            elif mode == "lookup":
+                out = await lookup(tbl, rows, conc, seconds)
+            else:
+                out = await scan_arrow(tbl, rows)
         else:
             sys.exit("pyfluss has no %s workload here" % mode)
     finally:

@@ -16,10 +16,17 @@
 // an application would; the server ceiling runs in this binary:
 //
 //	ours CLIENT MODE BOOTSTRAP DB TABLE ROWS CONCURRENCY SECONDS
+//	analytics engine QUERY BOOTSTRAP DB TABLES ROWS CONCURRENCY SECONDS
+//	analytics serve BOOTSTRAP DB
 //	benchpeers ceiling ceiling MODE BOOTSTRAP DB TABLE ROWS CONCURRENCY SECONDS
 //
 // Each prints one JSON result line, as bench/java and bench/pyfluss_bench.py
-// do for the same arguments (without CLIENT).
+// do for the same arguments (without CLIENT). The analytic workloads
+// (analyticCases) run in bench/analytics, a module of its own that links
+// the DuckDB engine, which this module may not; its serve mode is the
+// Flight SQL server with the engine. They, and the large scan, read
+// tables kept across runs in the database benchpeers_data (openDataset),
+// not the round's.
 package main
 
 import (
@@ -45,10 +52,12 @@ func main() {
 		return
 	}
 	var o options
-	flag.IntVar(&o.rows, "rows", 1_000_000, "rows per write and scan workload, and keys of the lookup table")
+	flag.IntVar(&o.rows, "rows", 1_000_000, "rows per write and scan workload, keys of the lookup table, and events of the analytic workloads (a tenth as many keys to join with)")
+	flag.IntVar(&o.largeRows, "large-rows", 10_000_000, "rows of the large scan")
 	flag.IntVar(&o.rounds, "rounds", 3, "interleaved rounds")
 	flag.DurationVar(&o.lookupTime, "lookup-time", 5*time.Second, "duration of each lookup run")
 	flag.StringVar(&o.ours, "ours", "", "the bench/ours binary, which runs our client's workloads (make bench-peers builds it)")
+	flag.StringVar(&o.analytics, "analytics", "", "the bench/analytics binary, which runs our analytic workloads with the engine and serves Flight SQL with it; empty skips them")
 	flag.StringVar(&o.javaCP, "java", "", "classpath of the Java peer (bench/java); empty skips it")
 	flag.StringVar(&o.python, "python", "", "Python with pyfluss; empty skips it")
 	flag.StringVar(&o.out, "out", "bench/results", "directory for the result table")

@@ -21,9 +21,15 @@ import (
 )
 
 type options struct {
-	ours       string // the bench/ours binary
-	bootstrap  string
-	rows       int
+	ours string // the bench/ours binary
+	// analytics is the bench/analytics binary, which runs our client's
+	// analytic workloads with the embedded engine linked in, and serves
+	// Flight SQL with it; empty skips those cases.
+	analytics string
+	bootstrap string
+	rows      int
+	// largeRows is the row count of the large scan's table.
+	largeRows  int
 	rounds     int
 	lookupTime time.Duration
 	javaCP     string
@@ -37,6 +43,13 @@ type options struct {
 	// scan-adbc-memory case, also started by orchestrate.
 	memFlight *memFlightSQL
 	memURI    string
+	// engineURI is the Flight SQL server with the embedded engine that
+	// the query-adbc cases read through, run by the analytics binary in
+	// the process enginePID.
+	engineURI string
+	enginePID int
+	// data are the kept tables (openDataset).
+	data dataset
 	// cluster is the local cluster, whose servers' CPU each case is
 	// charged with; nil when FLUSS_BOOTSTRAP names another one.
 	cluster *cluster.Config
@@ -58,6 +71,13 @@ func (o options) serverCPU() (time.Duration, bool) {
 	if err != nil {
 		return 0, false
 	}
+	if o.enginePID != 0 {
+		engine, err := cluster.ProcessCPU(o.enginePID)
+		if err != nil {
+			return 0, false
+		}
+		self += engine
+	}
 	return fluss + self, true
 }
 
@@ -72,17 +92,39 @@ const (
 type bcase struct {
 	group  string // the workload, as the table names it
 	peers  string // the group whose peers and ceiling this one is compared with
-	mode   string // append, upsert, lookup, scan-arrow, scan-adbc(-decoded, -memory), scan-flight, scan-rows, scan-sql
+	mode   string // append, upsert, lookup, scan-arrow, scan-adbc(-decoded, -memory), scan-flight, scan-rows, scan-sql, query(-adbc, -duckdb)
 	lang   string
-	client string // for Go: native, arrow, sql, prepared, paired, ceiling
+	client string // for Go: native, arrow, sql, prepared, paired, ceiling, engine
 	label  string
 	conc   int
+	// query names the analytic query of a query case (workload.Query).
+	query string
+	// data says which kept tables the case reads (dataEvents, ...);
+	// noData: the round's.
+	data string
+	// target is, for one of our cases, the least ratio of its rate to the
+	// best peer's that it is meant to reach: the median ratio over the
+	// rounds, or the ratio of every round when everyRound.
+	target     float64
+	everyRound bool
+}
+
+// engine reports whether c runs in the analytics binary.
+func (c bcase) engine() bool { return c.client == "engine" }
+
+// rows is the number of rows c writes or reads: the large scan's, or
+// the run's.
+func (c bcase) rows(o options) int {
+	if c.data == dataLarge {
+		return o.largeRows
+	}
+	return o.rows
 }
 
 // ours reports whether c is this repository's: its Go client, or its
-// Flight SQL server read by ADBC (a peer client, but not a peer).
+// Flight SQL servers read by ADBC (a peer client, but not a peer).
 func (c bcase) ours() bool {
-	return (c.lang == langGo && c.client != "ceiling") || readsFlightSQL(c.mode)
+	return (c.lang == langGo && c.client != "ceiling") || readsFlightSQL(c.mode) || c.mode == "query-adbc"
 }
 
 func (c bcase) ceiling() bool { return c.client == "ceiling" }
@@ -107,7 +149,7 @@ func cases(o options) []bcase {
 		if peers == "" {
 			peers = group
 		}
-		cs = append(cs, bcase{group, peers, mode, lang, client, label, conc})
+		cs = append(cs, bcase{group: group, peers: peers, mode: mode, lang: lang, client: client, label: label, conc: conc})
 	}
 	for _, w := range []struct{ group, mode string }{{appendG, "append"}, {upsertG, "upsert"}} {
 		add(w.group, "", w.mode, langGo, "native", "ours, native writer, row by row", 1)
@@ -141,11 +183,12 @@ func cases(o options) []bcase {
 	add(rowsG, "", "scan-rows", langGo, "native", "ours, Poll", 1)
 	add(rowsG, "", "scan-rows", langJava, "", "Java client, poll loop", 1)
 	add("bounded scan "+n+" rows through database/sql", rowsG, "scan-sql", langGo, "sql", "ours, database/sql Rows", 1)
+	cs = append(cs, analyticCases(o)...)
 
 	var keep []bcase
 	re := regexp.MustCompile(o.only)
 	for _, c := range cs {
-		if (c.lang == langJava && o.javaCP == "") || (c.lang == langPython && o.python == "") || !re.MatchString(c.group) {
+		if (c.lang == langJava && o.javaCP == "") || (c.lang == langPython && o.python == "") || (c.engine() && o.analytics == "") || !re.MatchString(c.group) {
 			continue
 		}
 		keep = append(keep, c)
@@ -172,7 +215,7 @@ func orchestrate(ctx context.Context, o options) error {
 	if len(cs) == 0 {
 		return errors.New("no workload selected")
 	}
-	if o.ours == "" && slices.ContainsFunc(cs, func(bc bcase) bool { return bc.lang == langGo && !bc.ceiling() }) {
+	if o.ours == "" && slices.ContainsFunc(cs, func(bc bcase) bool { return bc.lang == langGo && !bc.ceiling() && !bc.engine() }) {
 		return errors.New("-ours: build bench/ours and give its path (make bench-peers does)")
 	}
 	self, err := os.Executable()
@@ -191,6 +234,16 @@ func orchestrate(ctx context.Context, o options) error {
 		}
 		defer stop()
 	}
+	if slices.ContainsFunc(cs, func(bc bcase) bool { return bc.mode == "query-adbc" }) {
+		stop, err := o.startEngineFlightSQL(ctx)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	if o.data, err = openDataset(ctx, c, o, cs); err != nil {
+		return err
+	}
 	if slices.ContainsFunc(cs, bcase.reference) {
 		m, uri, stop, err := startMemFlightSQL()
 		if err != nil {
@@ -207,19 +260,21 @@ func orchestrate(ctx context.Context, o options) error {
 		if err != nil {
 			return err
 		}
+		answers := map[string]string{} // the first digest of each comparison's answer
 		for _, i := range roundOrder(cs, round) {
 			bc := cs[i]
-			table, err := rd.tableFor(ctx, bc, i)
+			db, table, err := rd.tableFor(ctx, o, bc, i)
 			if err == nil && bc.reference() {
-				err = o.memFlight.read(ctx, c, rd.db, table)
+				err = o.memFlight.read(ctx, c, db, table)
 			}
 			var r run
 			if err == nil {
 				cpu0, ok0 := o.serverCPU()
-				r = execCase(ctx, o, self, bc, rd.db, table)
+				r = execCase(ctx, o, self, bc, db, table)
 				if cpu1, ok1 := o.serverCPU(); ok0 && ok1 {
 					r.serverCPU, r.serverCPUOK = cpu1-cpu0, true
 				}
+				r.err = sameAnswer(answers, bc, r)
 			} else {
 				r.err = err
 			}
@@ -238,6 +293,7 @@ func orchestrate(ctx context.Context, o options) error {
 	tbl := report(cs, runs)
 	head := fmt.Sprintf("benchpeers %s: %d rows, %d rounds, lookups for %s each; load average %s at the start, %s at the end; %d CPUs, %s of their time stolen by the hypervisor\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), o.rows, o.rounds, o.lookupTime, startLoad, loadAverage(), numCPU(), stolenSince(startCPU, startCPUOK))
+	tbl += ratioLines(cs, runs)
 	fmt.Print(head + tbl)
 	if o.out != "" {
 		if err := os.MkdirAll(o.out, 0o755); err != nil {
@@ -289,9 +345,13 @@ func newRound(ctx context.Context, c *flussrpc.Client, o options, round int, cs 
 	if err := c.Admin().CreateDatabase(ctx, rd.db, schema.DatabaseDescriptor{}, false); err != nil {
 		return nil, err
 	}
-	// Every scan mode ("scan-...") reads the one scan table.
+	// Every scan mode ("scan-...") reads the one scan table, unless it
+	// reads a kept one.
 	need := map[string]bool{}
 	for _, bc := range cs {
+		if bc.data != noData {
+			continue
+		}
 		need[bc.mode] = true
 		need["scan"] = need["scan"] || strings.HasPrefix(bc.mode, "scan-")
 	}
@@ -353,17 +413,24 @@ func warmUp(ctx context.Context, t *flussrpc.Table, pk bool, o options) error {
 	return nil
 }
 
-// tableFor returns the table case i reads, or creates an empty one for a
-// write workload.
-func (rd *roundTables) tableFor(ctx context.Context, bc bcase, i int) (string, error) {
-	switch bc.mode {
-	case "lookup":
-		return rd.lookup, nil
-	case "append", "upsert":
+// tableFor returns the database and table case i reads (a join's two
+// tables separated by a comma), or creates an empty one for a write
+// workload.
+func (rd *roundTables) tableFor(ctx context.Context, o options, bc bcase, i int) (db, table string, err error) {
+	switch {
+	case bc.data == dataEvents:
+		return dataDB, o.data.events, nil
+	case bc.data == dataJoin:
+		return dataDB, o.data.events + "," + o.data.dims, nil
+	case bc.data == dataLarge:
+		return dataDB, o.data.large, nil
+	case bc.mode == "lookup":
+		return rd.db, rd.lookup, nil
+	case bc.mode == "append" || bc.mode == "upsert":
 		name := fmt.Sprintf("w%d_%s", i, bc.mode)
-		return name, createTable(ctx, rd.c, rd.db, name, bc.mode == "upsert")
+		return rd.db, name, createTable(ctx, rd.c, rd.db, name, bc.mode == "upsert")
 	}
-	return rd.scan, nil
+	return rd.db, rd.scan, nil
 }
 
 func (rd *roundTables) drop() {
@@ -385,7 +452,20 @@ func createTable(ctx context.Context, c *flussrpc.Client, db, name string, pk bo
 // execCase runs one case in its own process and reads its result line,
 // peak RSS included.
 func execCase(ctx context.Context, o options, self string, bc bcase, db, table string) run {
-	args := []string{bc.mode, o.bootstrap, db, table, strconv.Itoa(o.rows), strconv.Itoa(bc.conc), strconv.FormatFloat(o.lookupTime.Seconds(), 'f', -1, 64)}
+	args := []string{bc.mode, o.bootstrap, db, table, strconv.Itoa(bc.rows(o)), strconv.Itoa(bc.conc), strconv.FormatFloat(o.lookupTime.Seconds(), 'f', -1, 64)}
+	var env []string
+	if bc.query != "" {
+		// The analytics binary makes the query's text itself; the Python
+		// programs are handed it.
+		sql, _, err := workload.Query(bc.query, table)
+		if err != nil {
+			return run{err: err}
+		}
+		env = append(os.Environ(), "BENCHPEERS_SQL="+sql)
+		if bc.engine() {
+			args[0] = bc.query
+		}
+	}
 	var cmd *exec.Cmd
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Minute)
 	defer cancel()
@@ -394,8 +474,11 @@ func execCase(ctx context.Context, o options, self string, bc bcase, db, table s
 		// The ceiling replays in this binary; our client runs in one of
 		// its own, whose peak RSS is then the client's (bench/ours).
 		name, pre := o.ours, []string{bc.client}
-		if bc.ceiling() {
+		switch {
+		case bc.ceiling():
 			name, pre = self, []string{"ceiling", bc.client}
+		case bc.engine():
+			name = o.analytics
 		}
 		cmd = exec.CommandContext(ctx, name, append(pre, args...)...)
 	case langJava:
@@ -403,6 +486,8 @@ func execCase(ctx context.Context, o options, self string, bc bcase, db, table s
 		cmd = exec.CommandContext(ctx, "java", append([]string{"--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", o.javaCP, "io.github.gofluss.bench.Bench"}, args...)...)
 	case langPython:
 		switch {
+		case bc.mode == "query-adbc":
+			args[1] = o.engineURI
 		case readsFlightSQL(bc.mode):
 			args[1] = o.flightURI
 		case bc.reference():
@@ -411,7 +496,7 @@ func execCase(ctx context.Context, o options, self string, bc bcase, db, table s
 		cmd = exec.CommandContext(ctx, o.python, append([]string{"bench/pyfluss_bench.py"}, args...)...)
 	}
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Stdout, cmd.Stderr, cmd.Env = &stdout, &stderr, env
 	err := cmd.Run()
 	var r run
 	if err != nil {

@@ -182,3 +182,61 @@ func trimZeros(s string) string {
 }
 
 func numCPU() int { return runtime.NumCPU() }
+
+// ratioLines renders, for each of our cases in a comparison that has a
+// target, its rate over the best peer's (the peer with the best median),
+// round by round and as the median, and whether the case reaches its
+// target. Empty without targets.
+func ratioLines(cs []bcase, runs [][]run) string {
+	targeted := map[string]bool{}
+	best := map[string]int{}
+	medians := make([]float64, len(cs))
+	for i, c := range cs {
+		medians[i] = summarise(runs[i]).median
+		targeted[c.peers] = targeted[c.peers] || c.target > 0
+		if j, ok := best[c.peers]; !c.ours() && !c.ceiling() && !c.reference() && (!ok || medians[i] > medians[j]) {
+			best[c.peers] = i
+		}
+	}
+	var b strings.Builder
+	for i, c := range cs {
+		j, ok := best[c.peers]
+		if !c.ours() || !targeted[c.peers] || !ok {
+			continue
+		}
+		var rounds []float64
+		var shown []string
+		for r := range min(len(runs[i]), len(runs[j])) {
+			ours, peer := runs[i][r], runs[j][r]
+			if ours.err != nil || peer.err != nil || peer.res.Rate() <= 0 {
+				shown = append(shown, "failed")
+				continue
+			}
+			x := ours.res.Rate() / peer.res.Rate()
+			rounds = append(rounds, x)
+			shown = append(shown, fmt.Sprintf("%.2f×", x))
+		}
+		if b.Len() == 0 {
+			b.WriteString("\nRatios to the best peer, round by round:\n\n")
+		}
+		verdict := ""
+		if c.target > 0 {
+			verdict = fmt.Sprintf("; target ≥%.3g× in the median: ", c.target)
+			got := workload.Median(rounds)
+			if c.everyRound {
+				verdict = fmt.Sprintf("; target ≥%.3g× in every round: ", c.target)
+				got = 0
+				if len(rounds) == len(runs[i]) && len(rounds) > 0 {
+					got = slices.Min(rounds)
+				}
+			}
+			if got >= c.target {
+				verdict += "met"
+			} else {
+				verdict += "MISSED"
+			}
+		}
+		fmt.Fprintf(&b, "ratio: %s: %s ÷ %s = %.2f× median (rounds %s)%s\n", c.group, c.label, cs[j].label, workload.Median(rounds), strings.Join(shown, ", "), verdict)
+	}
+	return b.String()
+}

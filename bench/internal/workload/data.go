@@ -33,11 +33,16 @@ const Buckets = 4
 
 // TableDesc is a log table (pk false) or a primary-key table on id.
 func TableDesc(pk bool) (schema.TableDescriptor, error) {
-	var keys []string
 	if pk {
-		keys = []string{"id"}
+		return Desc(Columns(), "id")
 	}
-	s, err := schema.NewSchema(Columns(), keys, nil)
+	return Desc(Columns())
+}
+
+// Desc is a table of cols with Buckets buckets, a primary-key table on
+// the columns pk if any.
+func Desc(cols []schema.Column, pk ...string) (schema.TableDescriptor, error) {
+	s, err := schema.NewSchema(cols, pk, nil)
 	if err != nil {
 		return schema.TableDescriptor{}, err
 	}

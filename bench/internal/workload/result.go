@@ -30,6 +30,9 @@ type Result struct {
 	// db.QueryRowContext and the prepared rate divided by the native rate.
 	RatioSQL      float64 `json:"ratio_sql,omitempty"`
 	RatioPrepared float64 `json:"ratio_prepared,omitempty"`
+	// Check is, for a query, a digest of its answer (Digest), the same
+	// from every client that got the same answer.
+	Check string `json:"check,omitempty"`
 	// VmHWMKiB is the process's peak RSS, read by the process itself from
 	// /proc/self/status just before it prints the line: the rusage of a
 	// child is no use here, because Linux carries the parent's peak into

@@ -19,7 +19,6 @@ import (
 
 	"github.com/gofluss/fluss"
 	"github.com/gofluss/fluss/flussrpc"
-	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/internal/paired"
 )
 
@@ -119,26 +118,18 @@ func WriteRows(ctx context.Context, t *flussrpc.Table, upsert bool, n int) (Resu
 // appendArrow appends rows 0..n-1 as Arrow records of 8192 rows built
 // before the clock starts, as the pyfluss write_arrow_batch run does.
 func appendArrow(ctx context.Context, t *flussrpc.Table, n int) (Result, error) {
-	cols := t.Info().Descriptor.Schema.Columns
 	var recs []arrow.RecordBatch
 	defer func() {
 		for _, r := range recs {
 			r.Release()
 		}
 	}()
-	for k := 0; k < n; k += 8192 {
-		rb, err := arrowipc.NewRowBuilder(cols, nil)
-		if err != nil {
-			return Result{}, err
-		}
-		for i := k; i < min(n, k+8192); i++ {
-			if err := rb.Append(Row(i)); err != nil {
-				rb.Release()
-				return Result{}, err
-			}
-		}
-		recs = append(recs, rb.NewRecord())
-		rb.Release()
+	err := arrowRecords(t.Info().Descriptor.Schema.Columns, n, Row, func(rec arrow.RecordBatch) error {
+		recs = append(recs, rec)
+		return nil
+	})
+	if err != nil {
+		return Result{}, err
 	}
 	w, err := t.NewAppendWriter(flussrpc.AppendOptions{})
 	if err != nil {
