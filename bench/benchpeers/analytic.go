@@ -22,17 +22,20 @@ func analyticCases(o options) []bcase {
 	keys := humanCount(float64(max(1, o.rows/dimsPerKey)))
 	var cs []bcase
 	const (
-		viaSQL  = "ours, database/sql with the engine (analytics import)"
-		viaADBC = "Python ADBC via our Flight SQL server with the engine"
+		viaSQL   = "ours, database/sql with the engine (analytics import)"
+		viaADBC  = "Python ADBC via our Flight SQL server with the engine"
+		joinPeer = "pyfluss to_arrow of the log, limit scans of the keys, DuckDB join"
 	)
 	for _, q := range []struct{ group, query, peer string }{
 		{"GROUP BY over " + n + " rows (SUM, COUNT, 1000 groups)", "group-by", "pyfluss to_arrow, then DuckDB in Python"},
 		{"filter + aggregate over " + n + " rows", "filter-aggregate", "pyfluss to_arrow, then DuckDB in Python"},
-		{"join " + n + " log rows with " + keys + " primary keys", "lookup-join", "pyfluss to_arrow of the log, limit scans of the keys, DuckDB join"},
+		{"join " + n + " log rows with " + keys + " primary keys", "lookup-join", joinPeer},
+		{"join " + n + " log rows with " + keys + " primary keys, WHERE keeps 0.1% of the log", "lookup-join-selective", joinPeer},
 	} {
 		data := dataEvents
 		target := 1.5
-		if q.query == "lookup-join" {
+		join := strings.HasPrefix(q.query, "lookup-join")
+		if join {
 			data, target = dataJoin, 2
 		}
 		c := bcase{group: q.group, peers: q.group, query: q.query, data: data, conc: 1}
@@ -41,13 +44,13 @@ func analyticCases(o options) []bcase {
 			cs = append(cs, c)
 		}
 		sqlLabel, adbcLabel := viaSQL, viaADBC
-		if q.query == "lookup-join" {
+		if join {
 			sqlLabel, adbcLabel = viaSQL+", lookup join", viaADBC+", lookup join"
 		}
 		add("query", langGo, "engine", sqlLabel, target)
 		add("query-adbc", langPython, "", adbcLabel, target)
-		if q.query == "lookup-join" {
-			c.query = "scan-join"
+		if join {
+			c.query = strings.Replace(q.query, "lookup-join", "scan-join", 1)
 			add("query", langGo, "engine", viaSQL+", both tables read whole (ON k = id + 0)", 0)
 			c.query = q.query
 		}

@@ -88,6 +88,7 @@ func TestAnalyticCases(t *testing.T) {
 		"filter + aggregate over 1M rows / query-duckdb / filter-aggregate / events",
 		"join 1M log rows with 100k primary keys / query / scan-join / events+dims",
 		"join 1M log rows with 100k primary keys / query-adbc / lookup-join / events+dims",
+		"join 1M log rows with 100k primary keys, WHERE keeps 0.1% of the log / query / scan-join-selective / events+dims",
 		"bounded scan 10M rows to Arrow (kept table) / scan-arrow /  / large",
 	} {
 		if !strings.Contains(got, want) {

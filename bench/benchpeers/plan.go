@@ -366,7 +366,7 @@ func newRound(ctx context.Context, c *flussrpc.Client, o options, round int, cs 
 		if _, err = workload.WriteRows(ctx, t, pk, o.rows); err != nil {
 			return err
 		}
-		return warmUp(ctx, t, pk, o)
+		return warmUp(ctx, t, pk, o.rows, o.lookupTime)
 	}
 	if need["lookup"] {
 		rd.lookup = "lookup"
@@ -385,12 +385,12 @@ func newRound(ctx context.Context, c *flussrpc.Client, o options, round int, cs 
 	return rd, nil
 }
 
-// warmUp reads a freshly filled table once, untimed, so that no client
-// pays for the server's cold caches: the lookup table at every key a
-// lookup run can ask for, the scan table by one full scan.
-func warmUp(ctx context.Context, t *flussrpc.Table, pk bool, o options) error {
+// warmUp reads a table of rows rows once, untimed, so that no client
+// pays for the server's cold caches: a primary-key table at every key a
+// lookup run of lookupTime can ask for, a log table by one full scan.
+func warmUp(ctx context.Context, t *flussrpc.Table, pk bool, rows int, lookupTime time.Duration) error {
 	if !pk {
-		_, err := workload.TimeScan(ctx, t, workload.Job{Mode: "scan-arrow", Rows: o.rows})
+		_, err := workload.TimeScan(ctx, t, workload.Job{Mode: "scan-arrow", Rows: rows})
 		return err
 	}
 	lk, err := t.NewLookuper()
@@ -398,13 +398,13 @@ func warmUp(ctx context.Context, t *flussrpc.Table, pk bool, o options) error {
 		return err
 	}
 	// About the most keys a run gets through: 60k lookups a second.
-	n := min(o.rows, max(1, int(o.lookupTime.Seconds()*60_000)))
+	n := min(rows, max(1, int(lookupTime.Seconds()*60_000)))
 	const batch = 2000
 	keys := make([][]any, 0, batch)
 	for j := 0; j < n; j += batch {
 		keys = keys[:0]
 		for k := j; k < min(j+batch, n); k++ {
-			keys = append(keys, []any{workload.LookupKey(k, o.rows)})
+			keys = append(keys, []any{workload.LookupKey(k, rows)})
 		}
 		if _, err := lk.LookupMany(ctx, keys); err != nil {
 			return fmt.Errorf("warming up the lookup table: %w", err)
