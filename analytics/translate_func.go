@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/parser"
 )
 
@@ -192,9 +193,9 @@ func (w *writer) call(f *parser.FuncCall) {
 func arity(min, max int) string {
 	switch {
 	case max < 0:
-		return fmt.Sprintf("at least %d arguments", min)
+		return "at least " + plural.Count(min, "argument")
 	case min == max:
-		return fmt.Sprintf("%d arguments", min)
+		return plural.Count(min, "argument")
 	}
 	return fmt.Sprintf("%d to %d arguments", min, max)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/planner"
 	"github.com/gofluss/fluss/typeconv"
 )
@@ -60,7 +61,7 @@ func (b *binder) arg(p *planner.Param) (any, error) {
 	if p.Name != "" {
 		return nil, fmt.Errorf("fluss: no argument for parameter :%s", p.Name)
 	}
-	return nil, fmt.Errorf("fluss: no argument for parameter %d (got %d arguments)", p.Index, len(b.args))
+	return nil, fmt.Errorf("fluss: no argument for parameter %d (got %s)", p.Index, plural.Count(len(b.args), "argument"))
 }
 
 // session resolves a session value or reads the clock for v.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/parser"
 	"github.com/gofluss/fluss/planner"
 	"github.com/gofluss/fluss/typeconv"
@@ -184,7 +185,7 @@ func (p *Prepared) NumParams() int { return p.stmt.NumParams() }
 // argument of Exec or Query would be dropped without a word.
 func checkArgs(st parser.Statement, args []driver.NamedValue) error {
 	if want := st.NumParams(); len(args) != want {
-		return fmt.Errorf("fluss: wrong number of arguments: the statement has %d placeholders, got %d arguments", want, len(args))
+		return fmt.Errorf("fluss: wrong number of arguments: the statement has %s, got %s", plural.Count(want, "placeholder"), plural.Count(len(args), "argument"))
 	}
 	for _, a := range args {
 		if a.Name != "" && !hasPlaceholder(st, a.Name) {

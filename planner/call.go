@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/parser"
 )
 
@@ -108,7 +109,7 @@ func (spec procedure) bind(proc string, in []parser.CallArg) ([]parser.CallArg, 
 		} else {
 			if i >= len(spec.params) {
 				if !spec.variadic {
-					return nil, errf("CALL", "%s takes at most %d arguments (%s)", proc, len(spec.params), strings.Join(spec.params, ", "))
+					return nil, errf("CALL", "%s takes at most %s (%s)", proc, plural.Count(len(spec.params), "argument"), strings.Join(spec.params, ", "))
 				}
 				i = len(spec.params) - 1
 			}

@@ -430,6 +430,9 @@ type tableWriter struct {
 	opts writerOptions
 	cols []column
 	rows [][]string
+	// printed is set once a block went out: the end of a result whose
+	// rows filled whole blocks then prints no empty one.
+	printed bool
 }
 
 func (t *tableWriter) Header(cols []column) error {
@@ -460,11 +463,13 @@ func (t *tableWriter) Close() error {
 	return t.w.Flush()
 }
 
-// flush prints the buffered block (the header alone when there are no rows).
+// flush prints the buffered block (the header alone when the result has
+// no rows at all).
 func (t *tableWriter) flush() error {
-	if t.cols == nil {
+	if t.cols == nil || t.printed && len(t.rows) == 0 {
 		return nil
 	}
+	t.printed = true
 	if len(t.cols) == 0 {
 		t.rows = nil
 		return nil

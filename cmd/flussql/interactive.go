@@ -211,18 +211,17 @@ func (s *shell) interactive(ctx context.Context, in *os.File, echo io.Writer, ou
 		}
 		lineNo++
 		if isMeta(line) && !sp.inQuote() {
-			if err := s.runMeta(ctx, line, &sp); err != nil {
-				if errors.Is(err, errQuit) {
-					return nil
-				}
-				s.reportError(err, "", 0)
+			start := s.now()
+			err := s.runMeta(ctx, line, &sp)
+			if errors.Is(err, errQuit) {
+				return nil
 			}
+			s.finish(err, start, isCopy(line), "", 0)
 			continue
 		}
 		for _, st := range sp.add(line, lineNo) {
-			if err := s.runStatement(ctx, st); err != nil {
-				s.reportError(err, "", 0)
-			}
+			start := s.now()
+			s.finish(s.runStatement(ctx, st), start, true, "", 0)
 		}
 	}
 }

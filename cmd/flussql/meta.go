@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gofluss/fluss"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // reportedError is an error already printed (with its script and line) by
@@ -183,7 +184,7 @@ func (s *shell) metaQuery(ctx context.Context, q string) error {
 	if err != nil {
 		return err
 	}
-	s.msg("(%d %s)", n, plural(n, "row", "rows"))
+	s.msg("(%s)", plural.Count(n, "row"))
 	return nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -241,17 +243,33 @@ func TestStatementRowsArePrinted(t *testing.T) {
 	}
 }
 
+// TestTiming: with \timing on, a statement's time follows its output and
+// its error, as in psql, and \copy is timed too.
 func TestTiming(t *testing.T) {
-	s, mock, _, errOut := mockShell(t)
-	clock := time.Unix(0, 0)
-	s.now = func() time.Time { clock = clock.Add(1500 * time.Microsecond); return clock }
-	s.timing = true
-	mock.ExpectQuery("CREATE DATABASE d").WillReturnRows(noRows())
-	if err := s.runStatement(context.Background(), "CREATE DATABASE d"); err != nil {
-		t.Fatal(err)
-	}
-	if got := errOut.String(); got != "OK\nTime: 1.500 ms\n" {
-		t.Errorf("stderr = %q", got)
+	for _, tc := range []struct {
+		name, script string
+		expect       func(sqlmock.Sqlmock)
+		want         string
+	}{
+		{"ok", "CREATE DATABASE d;", func(m sqlmock.Sqlmock) { m.ExpectQuery("CREATE DATABASE d").WillReturnRows(noRows()) },
+			"OK\nTime: 1.500 ms\n"},
+		{"error", "CREATE DATABASE d;", func(m sqlmock.Sqlmock) {
+			m.ExpectQuery("CREATE DATABASE d").WillReturnError(errors.New("it exists"))
+		}, "<script>:1: ERROR: it exists\nTime: 1.500 ms\n"},
+		{"copy", "\\copy nonsense\n", func(sqlmock.Sqlmock) {}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, mock, _, errOut := mockShell(t)
+			clock := time.Unix(0, 0)
+			s.now = func() time.Time { clock = clock.Add(1500 * time.Microsecond); return clock }
+			s.timing = true
+			tc.expect(mock)
+			_ = s.runScript(context.Background(), strings.NewReader(tc.script), "<script>", false)
+			got := errOut.String()
+			if tc.want != "" && got != tc.want || tc.want == "" && !strings.HasSuffix(got, "Time: 1.500 ms\n") {
+				t.Errorf("stderr = %q, want %q (or a Time line last)", got, tc.want)
+			}
+		})
 	}
 }
 
@@ -316,5 +334,32 @@ func TestQueryErrorMidway(t *testing.T) {
 	mock.ExpectQuery("SELECT a FROM t").WillReturnRows(rows)
 	if err := s.runStatement(context.Background(), "SELECT a FROM t"); err == nil {
 		t.Fatal("want the row error")
+	}
+}
+
+// TestTableBlocks: table mode prints a header per block of maxTableBuffer
+// rows, and none after a last full block (it once printed an empty header
+// when the row count was a multiple of the block).
+func TestTableBlocks(t *testing.T) {
+	for _, n := range []int{0, 1, maxTableBuffer - 1, maxTableBuffer, maxTableBuffer + 1, 2 * maxTableBuffer} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			var out strings.Builder
+			w := newResultWriter(formatTable, &out, writerOptions{})
+			if err := w.Header([]column{{Name: "id"}}); err != nil {
+				t.Fatal(err)
+			}
+			for i := range n {
+				if err := w.Row([]any{int64(i)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			headers := strings.Count("\n"+out.String(), "\n--") // the line under each header
+			if want := max(1, (n+maxTableBuffer-1)/maxTableBuffer); headers != want {
+				t.Errorf("%d rows: %d headers, want %d", n, headers, want)
+			}
+		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/parser"
 )
 
@@ -201,8 +202,10 @@ func (s *shell) runScript(ctx context.Context, r io.Reader, name string, stopOnE
 	lineNo := 0
 	run := func(stmts []string, line int) error {
 		for _, st := range stmts {
-			if err := s.runStatement(ctx, st); err != nil {
-				s.reportError(err, name, line)
+			start := s.now()
+			err := s.runStatement(ctx, st)
+			s.finish(err, start, true, name, line)
+			if err != nil {
 				if stopOnError {
 					return err
 				}
@@ -224,14 +227,14 @@ func (s *shell) runScript(ctx context.Context, r io.Reader, name string, stopOnE
 		lineNo++
 		line = strings.TrimRight(line, "\r\n")
 		if isMeta(line) && !sp.inQuote() {
-			if err := s.runMeta(ctx, line, &sp); err != nil {
-				if errors.Is(err, errQuit) {
-					return errQuit
-				}
-				s.reportError(err, name, lineNo)
-				if stopOnError {
-					return err
-				}
+			start := s.now()
+			err := s.runMeta(ctx, line, &sp)
+			if errors.Is(err, errQuit) {
+				return errQuit
+			}
+			s.finish(err, start, isCopy(line), name, lineNo)
+			if err != nil && stopOnError {
+				return err
 			}
 			if rerr == io.EOF {
 				break
@@ -250,6 +253,24 @@ func (s *shell) runScript(ctx context.Context, r io.Reader, name string, stopOnE
 		}
 	}
 	return run(sp.flush(), sp.startLine)
+}
+
+// finish reports err, if any, and then, with \timing on and timed set (a
+// statement or \copy), the time since start: as in psql, the time comes
+// after the statement's output and error.
+func (s *shell) finish(err error, start time.Time, timed bool, name string, line int) {
+	if err != nil {
+		s.reportError(err, name, line)
+	}
+	if timed && s.timing {
+		s.msg("Time: %.3f ms", float64(s.now().Sub(start).Microseconds())/1000)
+	}
+}
+
+// isCopy reports whether a meta command line is \copy, which \timing times.
+func isCopy(line string) bool {
+	cmd, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+	return cmd == `\copy`
 }
 
 // reportError prints err on stderr, with the script name and line.
@@ -312,7 +333,6 @@ func classify(text string) (statementKind, parser.Statement) {
 func (s *shell) runStatement(parent context.Context, text string) error {
 	ctx, done := s.statementContext(parent)
 	defer done()
-	start := s.now()
 	k, st := classify(text)
 	var err error
 	switch k {
@@ -320,14 +340,14 @@ func (s *shell) runStatement(parent context.Context, text string) error {
 		var n int64
 		n, err = s.query(ctx, text, s.out, s.format)
 		if err == nil {
-			s.msg("(%d %s)", n, plural(n, "row", "rows"))
+			s.msg("(%s)", plural.Count(n, "row"))
 		}
 	case kindDML:
 		var res sql.Result
 		res, err = s.conn.ExecContext(ctx, text)
 		if err == nil {
 			n, _ := res.RowsAffected()
-			s.msg("OK, %d %s affected", n, plural(n, "row", "rows"))
+			s.msg("OK, %s affected", plural.Count(n, "row"))
 		}
 	default:
 		var n int64
@@ -336,7 +356,7 @@ func (s *shell) runStatement(parent context.Context, text string) error {
 		switch {
 		case err != nil:
 		case hasRows:
-			s.msg("(%d %s)", n, plural(n, "row", "rows"))
+			s.msg("(%s)", plural.Count(n, "row"))
 		default:
 			s.msg("OK")
 		}
@@ -344,20 +364,10 @@ func (s *shell) runStatement(parent context.Context, text string) error {
 			s.database = useTarget(u)
 		}
 	}
-	if s.timing {
-		s.msg("Time: %.3f ms", float64(s.now().Sub(start).Microseconds())/1000)
-	}
 	return err
 }
 
 func useTarget(u *parser.Use) string { return u.Database.Name }
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
 
 // query runs a query and writes its rows in format to w; it returns the
 // number of rows.
