@@ -13,4 +13,11 @@
 //	db, err := sql.Open("fluss", "fluss://127.0.0.1:9123/mydb")
 //
 // The DSN format and its keys are described at ParseDSN and Config.
+//
+// Config.Tracer and Config.Logger, set on a parsed Config given to
+// NewConnector, observe what a connector does: the hooks of packages
+// flussrpc (connections, requests, writes, fetches, lookups) and engine
+// (planning and running statements), and the client's log. The module
+// github.com/gofluss/fluss/otel turns them into OpenTelemetry traces and
+// metrics; without a tracer they cost nothing.
 package fluss
