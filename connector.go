@@ -122,5 +122,7 @@ func (c *Connector) clientConfig() flussrpc.Config {
 			Dialer:      c.cfg.Dialer,
 		},
 		RequestTimeout: c.cfg.RequestTimeout,
+		Tracer:         c.cfg.Tracer,
+		Logger:         c.cfg.Logger,
 	}
 }

@@ -24,4 +24,11 @@
 // UPDATE makes) do not see its queued writes, only what the server has
 // acknowledged; read a row written in the transaction after Commit. With
 // tx=reject in the DSN, BeginTx fails instead.
+//
+// Config.Tracer and Config.Logger, set on a parsed Config given to
+// NewConnector, observe what a connector does: the hooks of packages
+// flussrpc (connections, requests, writes, fetches, lookups) and engine
+// (planning and running statements), and the client's log. The module
+// github.com/gofluss/fluss/otel turns them into OpenTelemetry traces and
+// metrics; without a tracer they cost nothing.
 package fluss

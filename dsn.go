@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/url"
 	"sort"
@@ -86,6 +87,17 @@ type Config struct {
 	// per-server proxies. It has no DSN form; set it on a parsed Config
 	// and use NewConnector.
 	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Tracer receives trace events of the connector's native client and
+	// of its statements: any of the hook interfaces of flussrpc
+	// (ConnectTracer, RequestTracer, WriteTracer, ...) and engine
+	// (ExecuteTracer, PlanTracer) that it implements, as
+	// flussrpc.Config.Tracer. github.com/gofluss/fluss/otel makes one for
+	// OpenTelemetry. It has no DSN form, like Dialer.
+	Tracer any
+	// Logger receives what the native client notices on its own (broken
+	// connections, failed dials, write retries); nil logs nothing. It has
+	// no DSN form.
+	Logger *slog.Logger
 	// Options holds Fluss option keys given in the DSN: client.* keys
 	// configure the native client, scan.*, lookup.*, sink.* and fluss.*
 	// keys are session defaults that SET and hints override.

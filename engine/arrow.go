@@ -172,6 +172,10 @@ type ArrowReader struct {
 	// engine, instead of src, gives the records of a query engine
 	// (analytic.go).
 	engine array.RecordReader
+	// onRelease, when set, is told at the last Release how the records
+	// ended: nil, or the error Err reports (hooks.go ends a statement's
+	// trace there).
+	onRelease func(err error)
 }
 
 // directArrow hands out the Arrow batches of a log scan, reshaped to the
@@ -218,6 +222,22 @@ func (c *Session) queryArrow(ctx context.Context, query string, args []driver.Na
 		return nil, err
 	}
 	pr := c.Prepare(stmts[0])
+	if t := c.cat.tracers.exec; t != nil {
+		tr := c.startExec(ctx, t, pr.Text())
+		r, err := c.queryPrepared(tr.ctx, pr, args, sp)
+		if err != nil {
+			tr.end(pr.plan, 0, err)
+			return nil, err
+		}
+		r.onRelease = func(err error) { tr.end(pr.plan, 0, err) }
+		return r, nil
+	}
+	return c.queryPrepared(ctx, pr, args, sp)
+}
+
+// queryPrepared is queryArrow of a statement parsed and checked, without
+// its tracing.
+func (c *Session) queryPrepared(ctx context.Context, pr *Prepared, args []driver.NamedValue, sp Split) (*ArrowReader, error) {
 	b := &binder{args: args, cn: c}
 	for attempt := 0; ; attempt++ {
 		p, err := pr.Plan(ctx)
@@ -439,6 +459,9 @@ func (r *ArrowReader) Release() {
 			}
 		}
 		r.direct.queue = nil
+	}
+	if r.onRelease != nil {
+		defer r.onRelease(r.err)
 	}
 	if r.engine != nil {
 		r.engine.Release()

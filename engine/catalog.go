@@ -17,13 +17,17 @@ import (
 // and executing a statement.
 type Catalog struct {
 	client *flussrpc.Client
+	// tracers are the statement hooks found in the client's tracer.
+	tracers tracers
 	// handles are the open tables and their lookupers.
 	handles handleCache
 }
 
-// NewCatalog returns an empty catalog over client.
+// NewCatalog returns an empty catalog over client. Its sessions trace
+// their statements with the hooks of hooks.go that the client's
+// Config.Tracer implements.
 func NewCatalog(client *flussrpc.Client) *Catalog {
-	return &Catalog{client: client}
+	return &Catalog{client: client, tracers: newTracers(client.Tracer())}
 }
 
 // TableInfo returns the (possibly cached) info of a table; it makes

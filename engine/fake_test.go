@@ -33,10 +33,16 @@ func fakeSession(t *testing.T) (*Session, *fakefluss.Cluster) {
 // fakeSessionWith is fakeSession with the session's configuration.
 func fakeSessionWith(t *testing.T, cfg Config) (*Session, *fakefluss.Cluster) {
 	t.Helper()
+	return fakeSessionTraced(t, cfg, nil)
+}
+
+// fakeSessionTraced is fakeSessionWith with a client tracer.
+func fakeSessionTraced(t *testing.T, cfg Config, tracer any) (*Session, *fakefluss.Cluster) {
+	t.Helper()
 	fc := fakefluss.NewCluster(t, fakefluss.ClusterConfig{Tablets: 2, DefaultBuckets: 3})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	client, err := flussrpc.NewClient(ctx, flussrpc.Config{Bootstrap: []string{fc.Bootstrap()}})
+	client, err := flussrpc.NewClient(ctx, flussrpc.Config{Bootstrap: []string{fc.Bootstrap()}, Tracer: tracer})
 	if err != nil {
 		t.Fatal(err)
 	}

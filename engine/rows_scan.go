@@ -95,6 +95,9 @@ type scanRows struct {
 	err   error
 
 	closeOnce sync.Once
+	// onClose, when set, is told at Close how the rows ended: nil, or
+	// the error Next returned (hooks.go ends a statement's trace there).
+	onClose func(err error)
 }
 
 type scanChunk struct {
@@ -324,6 +327,13 @@ func (r *scanRows) Close() error {
 		r.cancel()
 		<-r.exited
 		r.src.close()
+		if r.onClose != nil {
+			err := r.err
+			if err == io.EOF {
+				err = nil
+			}
+			r.onClose(err)
+		}
 	})
 	return nil
 }

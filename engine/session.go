@@ -132,7 +132,13 @@ func (c *Session) Prepare(st parser.Statement) *Prepared {
 func (p *Prepared) Plan(ctx context.Context) (planner.Plan, error) {
 	if p.plan == nil || p.version != p.s.sessVersion {
 		version := p.s.sessVersion
-		plan, err := planner.Build(ctx, p.stmt, p.s.cat, &p.s.sess)
+		var plan planner.Plan
+		var err error
+		if t := p.s.cat.tracers.plan; t != nil {
+			plan, err = p.planTraced(ctx, t)
+		} else {
+			plan, err = planner.Build(ctx, p.stmt, p.s.cat, &p.s.sess)
+		}
 		if err != nil {
 			return nil, WrapError(err, p.stmt.Text())
 		}
@@ -152,6 +158,14 @@ func (p *Prepared) Plan(ctx context.Context) (planner.Plan, error) {
 // more (see errStalePlan). Errors are not yet wrapped for the caller: the
 // front door decides what a failure means for its connection.
 func (p *Prepared) Run(ctx context.Context, args []driver.NamedValue) (driver.Rows, int64, error) {
+	if t := p.s.cat.tracers.exec; t != nil {
+		return p.runTraced(ctx, t, args)
+	}
+	return p.run(ctx, args)
+}
+
+// run is Run without its tracing.
+func (p *Prepared) run(ctx context.Context, args []driver.NamedValue) (driver.Rows, int64, error) {
 	if err := checkArgs(p.stmt, args); err != nil {
 		return nil, 0, err
 	}

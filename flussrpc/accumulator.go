@@ -54,6 +54,9 @@ type writeBatch struct {
 	stampSeq    int32
 	attempts    int
 	lastErr     error // the last retriable failure, reported at the delivery timeout
+	// traceCtx is the context of the batch's first record, whose values
+	// (a span) its requests are traced under; kept only for a WriteTracer.
+	traceCtx context.Context
 
 	done       chan struct{}
 	err        error
@@ -272,8 +275,8 @@ func nextBatchRoom(size, records, batchSize, maxRecords int) int {
 // reaches the batch size (or the record cap), so that the next record
 // starts a new one. newBuilder makes the builder of a new batch, with room
 // for size bytes where it can. It returns the batch holding the records.
-// e.mu must be held.
-func (e *accumulator) appendLocked(bs *writeBucket, n int, newBuilder func(size int) (batchBuilder, error), add func(batchBuilder) error) (*writeBatch, error) {
+// ctx is the appending caller's. e.mu must be held.
+func (e *accumulator) appendLocked(ctx context.Context, bs *writeBucket, n int, newBuilder func(size int) (batchBuilder, error), add func(batchBuilder) error) (*writeBatch, error) {
 	if bs.open == nil {
 		bld, err := newBuilder(bs.lastSize)
 		if err != nil {
@@ -281,6 +284,9 @@ func (e *accumulator) appendLocked(bs *writeBucket, n int, newBuilder func(size 
 		}
 		e.batches++
 		b := &writeBatch{bs: bs, order: e.batches, created: time.Now(), builder: bld, seq: -1, done: make(chan struct{}), baseOffset: -1}
+		if e.c.hooks.write != nil {
+			b.traceCtx = ctx
+		}
 		bs.open = b
 		e.incomplete[b] = struct{}{}
 		// The sender only arms its timer for batches it has seen: wake it

@@ -124,7 +124,7 @@ func (w *AppendWriter) Append(ctx context.Context, row []any) (WriteResult, erro
 	if bs.open != nil && !w.takesRows(bs.open.builder) {
 		e.closeOpenLocked(bs)
 	}
-	b, err := e.appendLocked(bs, 1, w.newBuilder, func(bld batchBuilder) error {
+	b, err := e.appendLocked(ctx, bs, 1, w.newBuilder, func(bld batchBuilder) error {
 		if w.enc != nil {
 			return bld.(*logRowBuilder).b.Append(codec.AppendOnly, row)
 		}
@@ -289,7 +289,7 @@ func (w *AppendWriter) appendRecord(ctx context.Context, rec arrow.RecordBatch) 
 	// A batch of whole records is encoded in one piece when it is built:
 	// it takes no size hint.
 	newBuilder := func(int) (batchBuilder, error) { return w.arrow.newRecordBuilder() }
-	b, err := e.appendLocked(bs, int(rec.NumRows()), newBuilder, func(bld batchBuilder) error {
+	b, err := e.appendLocked(ctx, bs, int(rec.NumRows()), newBuilder, func(bld batchBuilder) error {
 		bld.(*arrowRecordBuilder).add(rec, size)
 		return nil
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"strings"
 	"sync/atomic"
@@ -29,6 +30,16 @@ type Config struct {
 	// it earlier, see Client.withTimeout). Zero means
 	// DefaultRequestTimeout; negative means none.
 	RequestTimeout time.Duration
+	// Tracer receives the client's trace events: it may implement any of
+	// ConnectTracer, RequestTracer, WriteTracer, FetchTracer, PollTracer,
+	// LookupTracer and PoolTracer (see hooks.go), and the layers above
+	// look for theirs in it too (engine.ExecuteTracer, engine.PlanTracer).
+	// The module github.com/gofluss/fluss/otel makes one for OpenTelemetry.
+	Tracer any
+	// Logger receives what the client notices on its own: connections
+	// that break, dials that fail, write batches retried or given up.
+	// Nil logs nothing.
+	Logger *slog.Logger
 }
 
 // Client is a connection to one Fluss cluster: a connection per server,
@@ -36,6 +47,7 @@ type Config struct {
 // It is safe for concurrent use. Close releases it.
 type Client struct {
 	cfg    Config
+	hooks  *hooks
 	pool   *connPool
 	meta   *metadata
 	closed atomic.Bool
@@ -67,7 +79,8 @@ func NewClient(ctx context.Context, cfg Config) (*Client, error) {
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = DefaultRequestTimeout
 	}
-	c := &Client{cfg: cfg, pool: newConnPool(cfg.Conn), meta: newMetadata()}
+	h := newHooks(cfg.Tracer, cfg.Logger)
+	c := &Client{cfg: cfg, hooks: h, pool: newConnPool(cfg.Conn, h), meta: newMetadata()}
 	if err := c.refreshClusterWithin(ctx, cfg.Conn.withDefaults().DialTimeout, refusedEverywhere); err != nil {
 		c.pool.close()
 		return nil, err
@@ -102,6 +115,13 @@ func (c *Client) Close() error {
 	}
 	return nil
 }
+
+// Tracer is Config.Tracer, for the layers above to find their own hooks in.
+func (c *Client) Tracer() any { return c.cfg.Tracer }
+
+// Logger is Config.Logger; never nil (a logger that drops everything when
+// none was given).
+func (c *Client) Logger() *slog.Logger { return c.hooks.log }
 
 // Admin returns the administrative API of the client.
 func (c *Client) Admin() *Admin { return &Admin{c: c} }
@@ -164,7 +184,20 @@ func (c *Client) connTo(ctx context.Context, addr string) (*conn, error) {
 	if c.closed.Load() {
 		return nil, ErrClientClosed
 	}
+	if t := c.hooks.pool; t != nil {
+		return c.acquireTraced(ctx, t, addr)
+	}
 	return c.pool.get(ctx, addr)
+}
+
+// acquireTraced is connTo under a PoolTracer.
+func (c *Client) acquireTraced(ctx context.Context, t PoolTracer, addr string) (*conn, error) {
+	start := time.Now()
+	data := TracePoolAcquireStartData{Addr: addr}
+	ctx = t.TracePoolAcquireStart(ctx, data)
+	cn, err := c.pool.get(ctx, addr)
+	t.TracePoolAcquireEnd(ctx, TracePoolAcquireEndData{TracePoolAcquireStartData: data, Wait: time.Since(start), Err: err})
+	return cn, err
 }
 
 // anyServer picks a random live tablet server, or the coordinator when the

@@ -75,7 +75,7 @@ func TestWithTimeoutSharesDeadlines(t *testing.T) {
 	// The slack (timeout/sharedSlack) is 200 ms: the two calls in a row
 	// below must fall within it even on a busy machine.
 	const timeout = 12800 * time.Millisecond
-	c := &Client{cfg: Config{RequestTimeout: timeout}, pool: newConnPool(ConnConfig{})}
+	c := &Client{cfg: Config{RequestTimeout: timeout}, hooks: &noHooks, pool: newConnPool(ConnConfig{}, &noHooks)}
 	// within checks that ctx, got since start, ends at most the slack
 	// before the timeout and never after it.
 	within := func(ctx context.Context, start time.Time) {

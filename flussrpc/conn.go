@@ -133,6 +133,7 @@ type conn struct {
 	addr   string
 	nc     net.Conn
 	cfg    ConnConfig
+	hooks  *hooks
 	reader *bufio.Reader
 
 	// writeSlot is a one-token semaphore rather than a mutex so that a
@@ -158,6 +159,16 @@ type conn struct {
 type waiter struct {
 	id int32
 	ch chan result
+	// trace is the request's trace when a RequestTracer is set.
+	trace *requestTrace
+}
+
+// requestTrace is what RequestTracer.TraceRequestEnd needs of a request
+// in flight.
+type requestTrace struct {
+	ctx   context.Context // as TraceRequestStart returned it
+	data  TraceRequestStartData
+	start time.Time
 }
 
 // result is a response frame or the error that replaced it.
@@ -168,8 +179,47 @@ type result struct {
 }
 
 // dialConn connects to addr, negotiates API versions and authenticates.
-// The returned connection is ready for call.
-func dialConn(ctx context.Context, addr string, cfg ConnConfig) (*conn, error) {
+// The returned connection is ready for call. h are the client's hooks
+// (nil: none).
+func dialConn(ctx context.Context, addr string, cfg ConnConfig, h *hooks) (*conn, error) {
+	if h == nil {
+		h = &noHooks
+	}
+	if t := h.connect; t != nil {
+		return dialTraced(ctx, addr, cfg, h, t)
+	}
+	c, err := dialUntraced(ctx, addr, cfg, h)
+	if err != nil {
+		h.dialFailed(ctx, addr, err)
+	}
+	return c, err
+}
+
+// dialFailed logs a failed dial, unless the caller gave up on it.
+func (h *hooks) dialFailed(ctx context.Context, addr string, err error) {
+	if ctx.Err() == nil {
+		h.log.Warn("flussrpc: connecting failed", "addr", addr, "err", err)
+	}
+}
+
+// dialTraced is dialConn under a ConnectTracer.
+func dialTraced(ctx context.Context, addr string, cfg ConnConfig, h *hooks, t ConnectTracer) (*conn, error) {
+	start := time.Now()
+	data := TraceConnectStartData{Addr: addr}
+	ctx = t.TraceConnectStart(ctx, data)
+	c, err := dialUntraced(ctx, addr, cfg, h)
+	end := TraceConnectEndData{TraceConnectStartData: data, ServerType: ServerTypeUnknown, Latency: time.Since(start), Err: err}
+	if err == nil {
+		end.ServerType = c.serverType()
+	} else {
+		h.dialFailed(ctx, addr, err)
+	}
+	t.TraceConnectEnd(ctx, end)
+	return c, err
+}
+
+// dialUntraced is dialConn without its hooks.
+func dialUntraced(ctx context.Context, addr string, cfg ConnConfig, h *hooks) (*conn, error) {
 	cfg = cfg.withDefaults()
 	if err := checkCredentials(cfg); err != nil {
 		return nil, err
@@ -187,6 +237,7 @@ func dialConn(ctx context.Context, addr string, cfg ConnConfig) (*conn, error) {
 		return nil, &TransportError{Addr: addr, Op: "dial", Err: err}
 	}
 	c := newConn(addr, nc, cfg)
+	c.hooks = h
 	if err := c.handshake(ctx); err != nil {
 		c.close()
 		return nil, err
@@ -195,11 +246,13 @@ func dialConn(ctx context.Context, addr string, cfg ConnConfig) (*conn, error) {
 }
 
 // newConn wraps an established network connection and starts its reader.
+// It has no hooks until dialConn gives it the client's.
 func newConn(addr string, nc net.Conn, cfg ConnConfig) *conn {
 	c := &conn{
 		addr:      addr,
 		nc:        nc,
 		cfg:       cfg,
+		hooks:     &noHooks,
 		reader:    bufio.NewReaderSize(nc, 32<<10),
 		writeSlot: make(chan struct{}, 1),
 		pending:   make(map[int32]*waiter),
@@ -333,7 +386,29 @@ func (c *conn) startVersion(ctx context.Context, api APIKey, version int16, req 
 	if err != nil {
 		return nil, err
 	}
+	if t := c.hooks.request; t != nil {
+		return c.sendTraced(ctx, t, api, frame)
+	}
 	return c.send(ctx, api, frame)
+}
+
+// sendTraced is send under a RequestTracer; await ends the trace of a
+// request that was written.
+func (c *conn) sendTraced(ctx context.Context, t RequestTracer, api APIKey, frame requestFrame) (*waiter, error) {
+	tr := &requestTrace{data: TraceRequestStartData{API: api, Addr: c.addr, BytesOut: frame.size()}, start: time.Now()}
+	tr.ctx = t.TraceRequestStart(ctx, tr.data)
+	w, err := c.send(tr.ctx, api, frame)
+	if err != nil {
+		c.endTrace(tr, 0, err)
+		return nil, err
+	}
+	w.trace = tr
+	return w, nil
+}
+
+// endTrace ends the trace of a request.
+func (c *conn) endTrace(tr *requestTrace, bytesIn int, err error) {
+	c.hooks.request.TraceRequestEnd(tr.ctx, TraceRequestEndData{TraceRequestStartData: tr.data, BytesIn: bytesIn, Latency: time.Since(tr.start), Err: err})
 }
 
 // send acquires the write slot, registers a waiter and writes the frame.
@@ -455,12 +530,29 @@ func (c *conn) unregister(id int32) bool {
 func (c *conn) await(ctx context.Context, api APIKey, w *waiter, resp proto.Message) error {
 	select {
 	case r := <-w.ch:
-		return c.decodeResult(api, r, resp)
+		err := c.decodeResult(api, r, resp)
+		if w.trace != nil {
+			c.endTrace(w.trace, responseSize(r), err)
+		}
+		return err
 	case <-ctx.Done():
 		// Removing the waiter makes the reader drop the late reply.
 		c.unregister(w.id)
-		return c.contextError(api, ctx.Err(), true)
+		err := c.contextError(api, ctx.Err(), true)
+		if w.trace != nil {
+			c.endTrace(w.trace, 0, err)
+		}
+		return err
 	}
+}
+
+// responseSize is the size of the frame a result came in: its body and
+// the response header (and length prefix) before it; 0 when it failed.
+func responseSize(r result) int {
+	if r.err != nil {
+		return 0
+	}
+	return lengthFieldSize + responseHeaderSize + len(r.body)
 }
 
 // decodeResult turns a delivered result into the caller's outcome.
@@ -534,6 +626,9 @@ func (c *conn) shutdown(op string, cause error) {
 
 	_ = closeNetConn(c.nc)
 	err := &TransportError{Addr: c.addr, Op: op, MaybeSent: true, Err: cause}
+	if !errors.Is(cause, ErrClosed) {
+		c.hooks.log.Warn("flussrpc: connection lost", "addr", c.addr, "pending", len(pending), "err", err)
+	}
 	for _, w := range pending {
 		w.ch <- result{err: err}
 	}

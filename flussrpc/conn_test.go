@@ -67,7 +67,7 @@ func TestHandshakeSendsClientIdentity(t *testing.T) {
 		body, _ := proto.Marshal(&pb.ApiVersionsResponse{})
 		_, _ = nc.Write(fakefluss.ResponseFrame(fakefluss.Success, int32(binary.BigEndian.Uint32(p[4:])), body))
 	}()
-	c, err := dialConn(context.Background(), ln.Addr().String(), ConnConfig{})
+	c, err := dialConn(context.Background(), ln.Addr().String(), ConnConfig{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +375,7 @@ func TestDialFailureIsSafeToRetry(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	_, err = dialConn(context.Background(), addr, ConnConfig{DialTimeout: time.Second})
+	_, err = dialConn(context.Background(), addr, ConnConfig{DialTimeout: time.Second}, nil)
 	var te *TransportError
 	if !errors.As(err, &te) || te.Op != "dial" || !SafeToRetry(err) {
 		t.Fatalf("err = %v, want a SafeToRetry dial error", err)
@@ -395,7 +395,7 @@ func TestHandshakeTimeout(t *testing.T) {
 			_, _ = io.Copy(io.Discard, nc)
 		}
 	}()
-	_, err = dialConn(context.Background(), ln.Addr().String(), ConnConfig{DialTimeout: 50 * time.Millisecond})
+	_, err = dialConn(context.Background(), ln.Addr().String(), ConnConfig{DialTimeout: 50 * time.Millisecond}, nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want DeadlineExceeded", err)
 	}

@@ -49,7 +49,7 @@ func dialTest(t *testing.T, s *fakefluss.Server, cfg ConnConfig) *conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := dialConn(ctx, s.Addr(), cfg)
+	c, err := dialConn(ctx, s.Addr(), cfg, nil)
 	if err != nil {
 		t.Fatalf("dial: %v", err)
 	}

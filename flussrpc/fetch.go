@@ -235,7 +235,7 @@ func (f *fetcher) sendReady(ctx context.Context) {
 			f.nodeDone(id)
 			continue
 		}
-		go f.run(nodes[id], claimed)
+		go f.run(nodes[id], claimed, ctx)
 	}
 }
 
@@ -266,20 +266,29 @@ func nextFetchOffset(records []byte, line codec.ServerLine) (int64, bool) {
 
 // run performs one fetch request and buffers its answers; when some
 // carried data, it sends the next requests at once rather than waiting
-// for Poll.
-func (f *fetcher) run(node ServerNode, entries []fetchEntry) {
+// for Poll. The request runs under the scanner's context; parent, the
+// context the fetch was started from (a Poll's), lends it its values
+// when a FetchTracer traces it.
+func (f *fetcher) run(node ServerNode, entries []fetchEntry, parent context.Context) {
 	defer f.wg.Done()
 	s := f.s
+	ctx := s.ctx
+	var tr *fetchTrace
+	if t := s.t.c.hooks.fetch; t != nil {
+		ctx = withValuesOf(s.ctx, parent)
+		tr = f.startTrace(ctx, t, node, entries)
+	}
 	gotData := false
 	defer func() {
 		f.nodeDone(node.ID)
 		if gotData && s.ctx.Err() == nil {
-			f.sendReady(s.ctx)
+			f.sendReady(ctx)
 		}
 	}()
 	req := f.request(entries)
 	var resp pb.FetchLogResponse
-	err := callNode(s.ctx, s.t.c, node, rpcFetchLog, req, &resp)
+	err := callNode(tr.context(ctx), s.t.c, node, rpcFetchLog, req, &resp)
+	tr.end(&resp, err)
 	if err != nil {
 		if s.ctx.Err() != nil {
 			return
@@ -308,6 +317,42 @@ func (f *fetcher) run(node ServerNode, entries []fetchEntry) {
 		}
 		gotData = f.handle(e, br, line) || gotData
 	}
+}
+
+// fetchTrace is a fetch traced by a FetchTracer.
+type fetchTrace struct {
+	t     FetchTracer
+	ctx   context.Context // as TraceFetchStart returned it
+	data  TraceFetchStartData
+	start time.Time
+}
+
+func (f *fetcher) startTrace(ctx context.Context, t FetchTracer, node ServerNode, entries []fetchEntry) *fetchTrace {
+	tr := &fetchTrace{t: t, data: TraceFetchStartData{Table: f.s.t.info.Path, Addr: node.Addr(), Buckets: len(entries)}, start: time.Now()}
+	tr.ctx = t.TraceFetchStart(ctx, tr.data)
+	return tr
+}
+
+// context is the context to fetch under: the trace's, else ctx.
+func (tr *fetchTrace) context(ctx context.Context) context.Context {
+	if tr == nil {
+		return ctx
+	}
+	return tr.ctx
+}
+
+// end ends the trace, if any, with the size of the records received.
+func (tr *fetchTrace) end(resp *pb.FetchLogResponse, err error) {
+	if tr == nil {
+		return
+	}
+	bytes := 0
+	for _, t := range resp.GetTablesResp() {
+		for _, b := range t.GetBucketsResp() {
+			bytes += len(b.GetRecords())
+		}
+	}
+	tr.t.TraceFetchEnd(tr.ctx, TraceFetchEndData{TraceFetchStartData: tr.data, Bytes: bytes, Latency: time.Since(tr.start), Err: err})
 }
 
 func (f *fetcher) request(entries []fetchEntry) *pb.FetchLogRequest {

@@ -171,6 +171,8 @@ func (e *accumulator) onResultLocked(b *writeBatch, err error, offset int64) {
 			e.c.meta.invalidate(bs.phys)
 		}
 		if !e.expiredLocked(b, time.Now()) {
+			e.c.hooks.log.Info("flussrpc: retrying a write batch", "table", e.table.info.Path.String(), "bucket", bs.key.bucket,
+				"records", b.records, "attempt", b.attempts, "err", err)
 			e.requeueLocked(b)
 			return
 		}
@@ -183,6 +185,8 @@ func (e *accumulator) onResultLocked(b *writeBatch, err error, offset int64) {
 // failure left it unknown if the batch was appended.
 func (e *accumulator) giveUpLocked(b *writeBatch, err error, retriable bool) {
 	bs := b.bs
+	e.c.hooks.log.Warn("flussrpc: a write batch failed", "table", e.table.info.Path.String(), "bucket", bs.key.bucket,
+		"records", b.records, "attempts", b.attempts, "err", err)
 	if e.cfg.idempotent && b.writerID == bs.writerID && b.seq >= 0 {
 		bs.recovering = true
 		if retriable {

@@ -70,7 +70,7 @@ func newLookupRouting(t *Table, keys *codec.TableKeys, kind lookupKind, opts Loo
 		partIdx:    partIdx,
 		numBuckets: n,
 		values:     newEvolveReaders(t, kvFormat),
-		disp:       newLookupDispatcher(t.c, kind, t.info.TableID, opts),
+		disp:       newLookupDispatcher(t.c, kind, t.info.Path, t.info.TableID, opts),
 	}, nil
 }
 

@@ -191,6 +191,7 @@ type serverQueue struct {
 type lookupDispatcher struct {
 	c    *Client
 	kind lookupKind
+	path TablePath // for tracing
 	// tableID is the request field, shared by every request (marshaling
 	// only reads it).
 	tableID *int64
@@ -201,8 +202,8 @@ type lookupDispatcher struct {
 	queues map[int32]*serverQueue
 }
 
-func newLookupDispatcher(c *Client, kind lookupKind, tableID int64, opts LookupOptions) *lookupDispatcher {
-	return &lookupDispatcher{c: c, kind: kind, tableID: proto.Int64(tableID), opts: opts.withDefaults(), queues: make(map[int32]*serverQueue)}
+func newLookupDispatcher(c *Client, kind lookupKind, path TablePath, tableID int64, opts LookupOptions) *lookupDispatcher {
+	return &lookupDispatcher{c: c, kind: kind, path: path, tableID: proto.Int64(tableID), opts: opts.withDefaults(), queues: make(map[int32]*serverQueue)}
 }
 
 // submit routes the calls to their bucket leaders and queues them there.
@@ -362,6 +363,11 @@ func groupByBucket(batch []*lookupCall) []*bucketCalls {
 // caller by its own context in lookupCall.wait.
 func (d *lookupDispatcher) send(ctx context.Context, node ServerNode, batch []*lookupCall) {
 	groups := groupByBucket(batch)
+	var tr *lookupTrace
+	if t := d.c.hooks.lookup; t != nil {
+		tr = d.startTrace(ctx, t, node, batch, groups)
+		ctx = tr.ctx
+	}
 	var err error
 	var resps map[partitionBucket]bucketResult
 	if d.kind == lookupPrefix {
@@ -369,6 +375,7 @@ func (d *lookupDispatcher) send(ctx context.Context, node ServerNode, batch []*l
 	} else {
 		resps, err = d.sendPoint(ctx, node, groups)
 	}
+	tr.end(err)
 	if err != nil {
 		for _, c := range batch {
 			d.failed(c, err)
@@ -402,6 +409,37 @@ func (d *lookupDispatcher) send(ctx context.Context, node ServerNode, batch []*l
 			}
 		}
 	}
+}
+
+// lookupTrace is a lookup request traced by a LookupTracer.
+type lookupTrace struct {
+	t     LookupTracer
+	ctx   context.Context // as TraceLookupBatchStart returned it
+	data  TraceLookupBatchStartData
+	start time.Time
+}
+
+// startTrace starts the trace of the request for batch, under the values
+// of the first call's context (the statement that looks up) and the
+// deadline of ctx (its own or, for a batch shared by several callers,
+// none).
+func (d *lookupDispatcher) startTrace(ctx context.Context, t LookupTracer, node ServerNode, batch []*lookupCall, groups []*bucketCalls) *lookupTrace {
+	api := APIKeyLookup
+	if d.kind == lookupPrefix {
+		api = APIKeyPrefixLookup
+	}
+	tr := &lookupTrace{t: t, data: TraceLookupBatchStartData{Table: d.path, API: api, Addr: node.Addr(), Keys: len(batch), Buckets: len(groups)}, start: time.Now()}
+	tr.ctx = t.TraceLookupBatchStart(withValuesOf(ctx, batch[0].ctx), tr.data)
+	return tr
+}
+
+// end ends the trace, if any, before the calls complete: whoever waits
+// for them finds the request's trace ended.
+func (tr *lookupTrace) end(err error) {
+	if tr == nil {
+		return
+	}
+	tr.t.TraceLookupBatchEnd(tr.ctx, TraceLookupBatchEndData{TraceLookupBatchStartData: tr.data, Latency: time.Since(tr.start), Err: err})
 }
 
 // bucketResult is one bucket's answer: a value per key (point lookups;

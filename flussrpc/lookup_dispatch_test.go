@@ -53,7 +53,7 @@ func newTestCall(ctx context.Context, f *fakeCluster, bucket int32, key string) 
 // wait for it and leave together in one request, grouped by bucket.
 func TestLookupDispatchCoalescesWithoutLinger(t *testing.T) {
 	f := newFakeCluster(t, 2, APIKeyLookup)
-	d := newLookupDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
+	d := newLookupDispatcher(f.c, lookupPoint, TablePath{}, f.tableID, LookupOptions{})
 	ctx := context.Background()
 	first := newTestCall(ctx, f, 0, "k0")
 	start := time.Now()
@@ -117,7 +117,7 @@ func waitPending(t *testing.T, d *lookupDispatcher, n int) {
 // missing values are reported as not found.
 func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
 	f := newFakeCluster(t, 1, APIKeyLookup)
-	d := newLookupDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
+	d := newLookupDispatcher(f.c, lookupPoint, TablePath{}, f.tableID, LookupOptions{})
 	ctx := context.Background()
 	c1, c2 := newTestCall(ctx, f, 0, "a"), newTestCall(ctx, f, 0, "missing")
 	d.submit(c1)
@@ -162,7 +162,7 @@ func TestLookupDispatchRetriesStaleRouting(t *testing.T) {
 // splits them.
 func TestLookupDispatchSubmitsManyTogether(t *testing.T) {
 	f := newFakeCluster(t, 3, APIKeyLookup)
-	d := newLookupDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{MaxBatchKeys: 8})
+	d := newLookupDispatcher(f.c, lookupPoint, TablePath{}, f.tableID, LookupOptions{MaxBatchKeys: 8})
 	ctx := context.Background()
 	var calls []*lookupCall
 	for i := range 10 {
@@ -215,7 +215,7 @@ func TestLookupEndedContextSendsNothing(t *testing.T) {
 // still leaves, after it, from a goroutine of its own.
 func TestLookupDispatchSendsOwnCallInline(t *testing.T) {
 	f := newFakeCluster(t, 1, APIKeyLookup)
-	d := newLookupDispatcher(f.c, lookupPoint, f.tableID, LookupOptions{})
+	d := newLookupDispatcher(f.c, lookupPoint, TablePath{}, f.tableID, LookupOptions{})
 	ctx := context.Background()
 	cctx, cancel := context.WithCancel(ctx)
 	own := newTestCall(cctx, f, 0, "a")

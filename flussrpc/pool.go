@@ -11,6 +11,7 @@ import (
 // once broken (for example after the server closed an idle connection).
 type connPool struct {
 	cfg     ConnConfig
+	hooks   *hooks
 	perAddr int
 
 	mu     sync.Mutex
@@ -39,14 +40,15 @@ type poolSlot struct {
 
 // newConnPool creates a pool with one connection per address, which is
 // what Fluss clients normally need: a connection is fully multiplexed.
-func newConnPool(cfg ConnConfig) *connPool { return newConnPoolN(cfg, 1) }
+func newConnPool(cfg ConnConfig, h *hooks) *connPool { return newConnPoolN(cfg, h, 1) }
 
 // newConnPoolN creates a pool with perAddr connections per address (at
 // least 1), used round-robin, for callers whose large requests or replies
 // would otherwise queue behind each other on one socket.
-func newConnPoolN(cfg ConnConfig, perAddr int) *connPool {
+func newConnPoolN(cfg ConnConfig, h *hooks, perAddr int) *connPool {
 	return &connPool{
 		cfg:     cfg,
+		hooks:   h,
 		perAddr: max(perAddr, 1),
 		addrs:   make(map[string]*poolAddr),
 	}
@@ -103,7 +105,7 @@ func (p *connPool) slotLocked(addr string) *poolSlot {
 
 // dial runs the dial owned by this caller and publishes the outcome.
 func (p *connPool) dial(ctx context.Context, addr string, s *poolSlot, ch chan struct{}) (*conn, error) {
-	c, err := dialConn(ctx, addr, p.cfg)
+	c, err := dialConn(ctx, addr, p.cfg, p.hooks)
 	p.mu.Lock()
 	if err == nil && (p.closed || s.retired) {
 		err = &TransportError{Addr: addr, Op: "dial", Err: ErrClosed}

@@ -42,7 +42,7 @@ func (d *countingDialer) dial(ctx context.Context, network, addr string) (net.Co
 func TestPoolSingleDialUnderConcurrentFirstUse(t *testing.T) {
 	s := newFakeServer(t, APIKeyGetTableInfo)
 	d := &countingDialer{delay: 20 * time.Millisecond}
-	p := newConnPool(ConnConfig{Dialer: d.dial})
+	p := newConnPool(ConnConfig{Dialer: d.dial}, &noHooks)
 	defer p.close()
 
 	const n = 32
@@ -73,7 +73,7 @@ func TestPoolSingleDialUnderConcurrentFirstUse(t *testing.T) {
 func TestPoolReplacesBrokenConn(t *testing.T) {
 	s := newFakeServer(t, APIKeyGetTableInfo)
 	d := &countingDialer{}
-	p := newConnPool(ConnConfig{Dialer: d.dial})
+	p := newConnPool(ConnConfig{Dialer: d.dial}, &noHooks)
 	defer p.close()
 	ctx := context.Background()
 
@@ -104,7 +104,7 @@ func TestPoolReplacesBrokenConn(t *testing.T) {
 
 func TestPoolRoundRobinPerAddr(t *testing.T) {
 	s := newFakeServer(t, APIKeyGetTableInfo)
-	p := newConnPoolN(ConnConfig{}, 3)
+	p := newConnPoolN(ConnConfig{}, &noHooks, 3)
 	defer p.close()
 	seen := map[*conn]bool{}
 	for range 6 {
@@ -121,7 +121,7 @@ func TestPoolRoundRobinPerAddr(t *testing.T) {
 
 func TestPoolSharesDialFailure(t *testing.T) {
 	d := &countingDialer{delay: 20 * time.Millisecond, fail: errors.New("connection refused")}
-	p := newConnPool(ConnConfig{Dialer: d.dial})
+	p := newConnPool(ConnConfig{Dialer: d.dial}, &noHooks)
 	defer p.close()
 	var wg sync.WaitGroup
 	for range 8 {
@@ -142,7 +142,7 @@ func TestPoolSharesDialFailure(t *testing.T) {
 
 func TestPoolWaitHonoursContext(t *testing.T) {
 	d := &countingDialer{delay: time.Second}
-	p := newConnPool(ConnConfig{Dialer: d.dial})
+	p := newConnPool(ConnConfig{Dialer: d.dial}, &noHooks)
 	defer p.close()
 	go func() { _, _ = p.get(context.Background(), "127.0.0.1:1") }()
 	for d.dials.Load() == 0 {
@@ -163,7 +163,7 @@ func TestPoolWaitHonoursContext(t *testing.T) {
 func TestPoolCancelledDialerDoesNotFailWaiters(t *testing.T) {
 	s := newFakeServer(t, APIKeyGetTableInfo)
 	d := &countingDialer{delay: 50 * time.Millisecond}
-	p := newConnPool(ConnConfig{Dialer: d.dial})
+	p := newConnPool(ConnConfig{Dialer: d.dial}, &noHooks)
 	defer p.close()
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan error, 1)
@@ -191,7 +191,7 @@ func TestPoolCancelledDialerDoesNotFailWaiters(t *testing.T) {
 
 func TestPoolClose(t *testing.T) {
 	s := newFakeServer(t, APIKeyGetTableInfo)
-	p := newConnPool(ConnConfig{})
+	p := newConnPool(ConnConfig{}, &noHooks)
 	c, err := p.get(context.Background(), s.Addr())
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +207,7 @@ func TestPoolClose(t *testing.T) {
 
 func TestPoolDiscard(t *testing.T) {
 	s := newFakeServer(t, APIKeyGetTableInfo)
-	p := newConnPool(ConnConfig{})
+	p := newConnPool(ConnConfig{}, &noHooks)
 	defer p.close()
 	c1, err := p.get(context.Background(), s.Addr())
 	if err != nil {

@@ -117,7 +117,7 @@ func TestSASLRetriableThenSuccess(t *testing.T) {
 func TestSASLRetriableGivesUp(t *testing.T) {
 	shrinkAuthBackoff(t, 3)
 	s, attempts, _ := saslServer(t, 51, 51, 51, 51, 51)
-	_, err := dialConn(context.Background(), s.Addr(), ConnConfig{Username: "a", Password: "b"})
+	_, err := dialConn(context.Background(), s.Addr(), ConnConfig{Username: "a", Password: "b"}, nil)
 	if !errors.Is(err, ErrRetriableAuthenticate) {
 		t.Fatalf("err = %v, want RETRIABLE_AUTHENTICATE_EXCEPTION", err)
 	}
@@ -129,7 +129,7 @@ func TestSASLRetriableGivesUp(t *testing.T) {
 func TestSASLFatal(t *testing.T) {
 	shrinkAuthBackoff(t, 5)
 	s, attempts, _ := saslServer(t, 46)
-	_, err := dialConn(context.Background(), s.Addr(), ConnConfig{Username: "a", Password: "wrong"})
+	_, err := dialConn(context.Background(), s.Addr(), ConnConfig{Username: "a", Password: "wrong"}, nil)
 	if !errors.Is(err, ErrAuthenticate) {
 		t.Fatalf("err = %v, want AUTHENTICATE_EXCEPTION", err)
 	}
@@ -143,7 +143,7 @@ func TestSASLFatal(t *testing.T) {
 
 func TestSASLNotAdvertised(t *testing.T) {
 	s := newFakeServer(t, APIKeyGetTableInfo) // no AUTHENTICATE listed
-	_, err := dialConn(context.Background(), s.Addr(), ConnConfig{Username: "a", Password: "b"})
+	_, err := dialConn(context.Background(), s.Addr(), ConnConfig{Username: "a", Password: "b"}, nil)
 	if !errors.Is(err, ErrAPINotAdvertised) {
 		t.Fatalf("err = %v, want ErrAPINotAdvertised", err)
 	}
@@ -155,7 +155,7 @@ func TestSASLUnexpectedChallenge(t *testing.T) {
 			r.Reply(&pb.AuthenticateResponse{Challenge: []byte("more?")})
 		},
 	}, APIKeyAuthenticate)
-	if _, err := dialConn(context.Background(), s.Addr(), ConnConfig{Username: "a", Password: "b"}); err == nil {
+	if _, err := dialConn(context.Background(), s.Addr(), ConnConfig{Username: "a", Password: "b"}, nil); err == nil {
 		t.Fatal("a non-empty PLAIN challenge was accepted")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofluss/fluss/flussrpc/codec"
@@ -188,6 +189,10 @@ type LogScanner struct {
 	buckets   map[bucketKey]*scanBucket
 	nextEpoch uint64
 	closed    bool
+
+	// lastPollEnd is when the last poll returned (Unix nanoseconds; 0
+	// before the first), kept only for a PollTracer.
+	lastPollEnd atomic.Int64
 }
 
 // ErrScannerClosed is returned by a closed LogScanner.
@@ -446,6 +451,23 @@ func (s *LogScanner) Poll(ctx context.Context, maxWait time.Duration) ([]ScanRec
 // poll runs the fetch/wait loop, handing buffered fetches to take until it
 // reports it produced output.
 func (s *LogScanner) poll(ctx context.Context, maxWait time.Duration, take takeFunc) error {
+	t := s.t.c.hooks.poll
+	if t == nil {
+		return s.pollLoop(ctx, maxWait, take)
+	}
+	start := time.Now()
+	err := s.pollLoop(ctx, maxWait, take)
+	end := time.Now()
+	data := TracePollData{Table: s.t.info.Path, Wait: end.Sub(start)}
+	if last := s.lastPollEnd.Swap(end.UnixNano()); last != 0 {
+		data.Between = max(start.Sub(time.Unix(0, last)), 0)
+	}
+	t.TracePoll(ctx, data)
+	return err
+}
+
+// pollLoop is poll without its tracing.
+func (s *LogScanner) pollLoop(ctx context.Context, maxWait time.Duration, take takeFunc) error {
 	var timeout <-chan time.Time
 	if maxWait > 0 {
 		tm := time.NewTimer(maxWait)

@@ -345,9 +345,15 @@ func sendWriteRequest[Req, Resp proto.Message](e *accumulator, node ServerNode, 
 		}
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, e.cfg.requestTimout)
+	var tr *writeTrace
+	if t := e.c.hooks.write; t != nil {
+		tr = e.startWriteTrace(ctx, t, r.key, node, batches)
+		ctx = tr.ctx
+	}
 	f, err := startAt(ctx, e.c, node.Addr(), r, req)
 	if err != nil {
 		cancel()
+		tr.end(err)
 		fail(err)
 		return
 	}
@@ -356,11 +362,53 @@ func sendWriteRequest[Req, Resp proto.Message](e *accumulator, node ServerNode, 
 		defer e.awaiting.Done()
 		defer cancel()
 		if err := f.await(ctx, resp); err != nil {
+			tr.end(err)
 			fail(err)
 			return
 		}
-		e.handleResponse(batches, resp)
+		e.handleResponse(batches, resp, tr)
 	}()
+}
+
+// writeTrace is a write request traced by a WriteTracer.
+type writeTrace struct {
+	t     WriteTracer
+	ctx   context.Context // as TraceWriteBatchStart returned it
+	data  TraceWriteBatchStartData
+	start time.Time
+}
+
+// startWriteTrace starts the trace of a request of batches to node, under
+// the values of the context of the first batch's first record (the
+// statement that wrote it) and the deadline of ctx.
+func (e *accumulator) startWriteTrace(ctx context.Context, t WriteTracer, api APIKey, node ServerNode, batches []*writeBatch) *writeTrace {
+	now := time.Now()
+	data := TraceWriteBatchStartData{Table: e.table.info.Path, API: api, Addr: node.Addr(), Batches: len(batches)}
+	var parent context.Context
+	for _, b := range batches {
+		data.Records += b.records
+		data.Bytes += len(b.data)
+		if b.attempts > 1 {
+			data.RetriedRecords += b.records
+		} else {
+			data.QueueTime = max(data.QueueTime, now.Sub(b.created))
+		}
+		if parent == nil {
+			parent = b.traceCtx
+		}
+	}
+	tr := &writeTrace{t: t, data: data, start: now}
+	tr.ctx = t.TraceWriteBatchStart(withValuesOf(ctx, parent), data)
+	return tr
+}
+
+// end ends the trace, if any, before the batches complete: whoever waits
+// for them finds the request's trace ended.
+func (tr *writeTrace) end(err error) {
+	if tr == nil {
+		return
+	}
+	tr.t.TraceWriteBatchEnd(tr.ctx, TraceWriteBatchEndData{TraceWriteBatchStartData: tr.data, Latency: time.Since(tr.start), Err: err})
 }
 
 // pbPartitionID is the partition_id of b's bucket entry in a request: nil
@@ -376,8 +424,9 @@ func pbPartitionID(b *writeBatch) *int64 {
 // in the request; it is retriable, as the request may simply be resent.
 var errNoBucketResponse = &TransportError{Op: "read", MaybeSent: true, Err: errors.New("the response has no entry for the bucket")}
 
-// handleResponse matches per-bucket answers to the batches sent.
-func (e *accumulator) handleResponse(batches []*writeBatch, resp proto.Message) {
+// handleResponse matches per-bucket answers to the batches sent, and ends
+// the request's trace tr (nil: none) with the first bucket's failure.
+func (e *accumulator) handleResponse(batches []*writeBatch, resp proto.Message, tr *writeTrace) {
 	type key struct {
 		partition int64
 		bucket    int32
@@ -413,12 +462,24 @@ func (e *accumulator) handleResponse(batches []*writeBatch, resp proto.Message) 
 			got[key{p, br.GetBucketId()}] = outcome{ErrorFromCode(br.GetErrorCode(), br.GetErrorMessage()), off}
 		}
 	}
+	outcomeOf := func(b *writeBatch) outcome {
+		if o, ok := got[key{b.bs.partitionID, b.bs.key.bucket}]; ok {
+			return o
+		}
+		return outcome{errNoBucketResponse, -1}
+	}
+	if tr != nil {
+		var first error
+		for _, b := range batches {
+			if first = outcomeOf(b).err; first != nil {
+				break
+			}
+		}
+		tr.end(first)
+	}
 	e.mu.Lock()
 	for _, b := range batches {
-		o, ok := got[key{b.bs.partitionID, b.bs.key.bucket}]
-		if !ok {
-			o = outcome{errNoBucketResponse, -1}
-		}
+		o := outcomeOf(b)
 		e.onResultLocked(b, o.err, o.offset)
 	}
 	e.mu.Unlock()

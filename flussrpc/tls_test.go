@@ -83,7 +83,7 @@ func TestTLSVerifiesDialedHost(t *testing.T) {
 			mine.ServerName = tc.serverName
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			c, err := dialConn(ctx, tc.addr, ConnConfig{TLS: mine, Dialer: redirect(s.Addr())})
+			c, err := dialConn(ctx, tc.addr, ConnConfig{TLS: mine, Dialer: redirect(s.Addr())}, nil)
 			if mine.ServerName != tc.serverName {
 				t.Fatalf("the dial changed the caller's ServerName to %q", mine.ServerName)
 			}
@@ -137,7 +137,7 @@ func TestTLSToPlainServerIsADialError(t *testing.T) {
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err = dialConn(ctx, ln.Addr().String(), ConnConfig{TLS: cli})
+	_, err = dialConn(ctx, ln.Addr().String(), ConnConfig{TLS: cli}, nil)
 	wantDialError(t, err)
 	wantPermanent(t, err)
 	if !strings.Contains(err.Error(), "TLS handshake") || ctx.Err() != nil {
@@ -215,7 +215,7 @@ func TestTLSHandshakeCancelled(t *testing.T) {
 func TestTLSHandshakeTimeout(t *testing.T) {
 	_, cli := testTLS(t)
 	addr, _ := silentListener(t)
-	_, err := dialConn(context.Background(), addr, ConnConfig{TLS: cli, DialTimeout: 50 * time.Millisecond})
+	_, err := dialConn(context.Background(), addr, ConnConfig{TLS: cli, DialTimeout: 50 * time.Millisecond}, nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want DeadlineExceeded", err)
 	}

@@ -194,7 +194,7 @@ func (w *UpsertWriter) write(ctx context.Context, row []any, del bool) (WriteRes
 	}
 	defer e.mu.Unlock()
 	bs := e.bucketLocked(phys, pid, int32(bucket))
-	b, err := e.appendLocked(bs, 1, w.newBuilder, func(bld batchBuilder) error {
+	b, err := e.appendLocked(ctx, bs, 1, w.newBuilder, func(bld batchBuilder) error {
 		return bld.(*kvBuilder).b.Append(key, value)
 	})
 	if err != nil {

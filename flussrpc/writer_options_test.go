@@ -46,7 +46,7 @@ func TestWriterOptionsSet(t *testing.T) {
 }
 
 func TestWriterOptionsResolve(t *testing.T) {
-	c := &Client{cfg: Config{RequestTimeout: time.Second}}
+	c := &Client{cfg: Config{RequestTimeout: time.Second}, hooks: &noHooks}
 	cfg, err := (&WriterOptions{}).resolve(c)
 	if err != nil {
 		t.Fatal(err)
