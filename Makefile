@@ -21,10 +21,11 @@ PROTOC_GEN_GO       = google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
 export FLUSS_PEER_PYTHON = $(CURDIR)/$(PEER_PY)
 
 # The Go modules of the repository besides the root one: the GORM dialector,
-# the examples that need GORM or bun, and the DuckDB analytics engine carry
-# their own dependencies, so that the driver module does not. Every target
+# the examples that need GORM or bun, the DuckDB analytics engine, the
+# OpenTelemetry adapter and the programs that link them carry their own
+# dependencies, so that the driver module does not. Every target
 # that builds, vets or tests runs in each of them too.
-SUBMODULES = gorm examples/gorm examples/bun analytics bench/analytics cmd/flussql cmd/fluss-flightsql
+SUBMODULES = gorm examples/gorm examples/bun analytics otel bench/analytics cmd/flussql cmd/fluss-flightsql
 # DuckDB's Arrow interface, which the analytics module feeds the engine
 # through, is compiled only with this tag; the other modules ignore it.
 export GOFLAGS += -tags=duckdb_arrow
