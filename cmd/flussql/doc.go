@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	flussql [--dsn DSN] [-c SQL]... [-f FILE]... [--format FORMAT] [-q] [--null TEXT] [DSN]
+//	flussql [--dsn DSN] [-c SQL]... [-f FILE]... [--format FORMAT] [-q] [--null TEXT] [--otel] [DSN]
 //
 // The DSN is --dsn, else a last positional argument, else $FLUSS_DSN, e.g.
 // fluss://127.0.0.1:9123/mydb or fluss://user:password@host:9123/mydb
@@ -18,6 +18,9 @@
 //	               table when stdout is a terminal and csv otherwise
 //	-q             no row counts, "OK" or timing messages on stderr
 //	--null TEXT    how table and vertical output show NULL (default NULL)
+//	--otel         export traces and metrics of every statement over OTLP,
+//	               configured by the standard OTEL_EXPORTER_OTLP_* variables
+//	               (on by itself when OTEL_EXPORTER_OTLP_ENDPOINT is set)
 //	--version      print the version
 //
 // With neither -c nor -f, statements are read from stdin when it is not a

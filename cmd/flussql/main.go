@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gofluss/fluss"
+	"github.com/gofluss/fluss/otel/otlp"
 	"golang.org/x/term"
 )
 
@@ -75,9 +76,6 @@ func isTerminal(x any) (int, bool) {
 }
 
 func run(args []string, e env) int {
-	if e.open == nil {
-		e.open = func(dsn string) (*sql.DB, error) { return sql.Open(fluss.DriverName, dsn) }
-	}
 	if e.getenv == nil {
 		e.getenv = func(string) string { return "" }
 	}
@@ -91,8 +89,9 @@ func run(args []string, e env) int {
 	quiet := fs.Bool("q", false, "quiet: no row counts, OK or timing messages on stderr")
 	null := fs.String("null", "NULL", "how table and vertical output show NULL")
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	exportOTel := fs.Bool("otel", false, "export traces and metrics over OTLP as the OTEL_EXPORTER_OTLP_* variables say (on by itself when OTEL_EXPORTER_OTLP_ENDPOINT is set)")
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "Usage: flussql [--dsn DSN] [-c SQL] [-f FILE] [--format FORMAT] [-q] [DSN]\n\n")
+		fmt.Fprintf(e.stderr, "Usage: flussql [--dsn DSN] [-c SQL] [-f FILE] [--format FORMAT] [-q] [--otel] [DSN]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -141,6 +140,20 @@ func run(args []string, e env) int {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	if *exportOTel || otlp.Configured(e.getenv) {
+		open, stop, err := startOTel(ctx, e.stderr)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "flussql: %v\n", err)
+			return exitUsage
+		}
+		defer stop()
+		if e.open == nil {
+			e.open = open
+		}
+	}
+	if e.open == nil {
+		e.open = func(dsn string) (*sql.DB, error) { return sql.Open(fluss.DriverName, dsn) }
+	}
 	db, err := e.open(*dsn)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "flussql: %v\n", err)

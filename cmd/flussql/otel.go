@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gofluss/fluss"
+	flussotel "github.com/gofluss/fluss/otel"
+	"github.com/gofluss/fluss/otel/otlp"
+)
+
+// otelFlushTimeout bounds how long the shell waits at exit for its last
+// spans and metrics to reach the collector: a collector that is down
+// must not keep a finished script from exiting.
+const otelFlushTimeout = 5 * time.Second
+
+// startOTel starts exporting over OTLP, as the OTEL_* variables say, and
+// returns how to open a database whose statements and RPCs are traced
+// there, and what to call before exiting (it flushes).
+func startOTel(ctx context.Context, stderr io.Writer) (open func(dsn string) (*sql.DB, error), stop func(), err error) {
+	shutdown, err := otlp.Start(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	tracer := flussotel.NewTracer()
+	open = func(dsn string) (*sql.DB, error) {
+		cfg, err := fluss.ParseDSN(dsn)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Tracer = tracer
+		conn, err := fluss.NewConnector(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return sql.OpenDB(conn), nil
+	}
+	stop = func() {
+		ctx, cancel := context.WithTimeout(context.Background(), otelFlushTimeout)
+		defer cancel()
+		if err := shutdown(ctx); err != nil {
+			fmt.Fprintf(stderr, "flussql: exporting telemetry: %v\n", err)
+		}
+	}
+	return open, stop, nil
+}
