@@ -9,7 +9,9 @@
 // also admits calls without credentials, which then run as the DSN's user
 // (or none). --tls-cert and --tls-key serve over TLS. The DSN's database
 // is the default schema, and its settings (zone, tx=reject, options) apply
-// to every statement.
+// to every statement. --otel (or OTEL_EXPORTER_OTLP_ENDPOINT in the
+// environment) exports a span per statement, with its RPCs under it, and
+// the client's metrics over OTLP.
 package main
 
 import (
@@ -24,12 +26,28 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/gofluss/fluss"
 	"github.com/gofluss/fluss/engine"
 	"github.com/gofluss/fluss/flightsql"
 	"github.com/gofluss/fluss/flussrpc"
+	flussotel "github.com/gofluss/fluss/otel"
+	"github.com/gofluss/fluss/otel/otlp"
 )
+
+// otelFlushTimeout bounds how long the server waits, as it stops, for its
+// last spans and metrics to reach the collector.
+const otelFlushTimeout = 5 * time.Second
+
+// flushOTel sends what the exporters hold and stops them.
+func flushOTel(shutdown func(context.Context) error, stderr io.Writer) {
+	ctx, cancel := context.WithTimeout(context.Background(), otelFlushTimeout)
+	defer cancel()
+	if err := shutdown(ctx); err != nil {
+		fmt.Fprintf(stderr, "fluss-flightsql: exporting telemetry: %v\n", err)
+	}
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -49,7 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	endpoints := fs.Int("scan-endpoints", flightsql.DefaultScanEndpoints(), "split a log scan in no particular order into at most `n` endpoints, read in parallel (1: one endpoint; the default is one per two CPUs, up to 4)")
 	maxOpen := fs.Int("max-open-per-user", flightsql.DefaultMaxOpenPerUser, "how many prepared statements and transactions `n` one user may keep open (one more closes the least recently used statement)")
 	idle := fs.Duration("idle-timeout", flightsql.DefaultIdleTimeout, "close a user's Fluss client, and roll back a transaction, after this long without calls")
-	verbose := fs.Bool("v", false, "log connections and authentications to stderr")
+	verbose := fs.Bool("v", false, "log connections, authentications and what the Fluss client notices (broken connections, write retries) to stderr")
+	exportOTel := fs.Bool("otel", false, "export traces and metrics over OTLP as the OTEL_EXPORTER_OTLP_* variables say (on by itself when OTEL_EXPORTER_OTLP_ENDPOINT is set)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -71,6 +90,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	cfg.IdleTimeout = *idle
 	if *verbose {
 		cfg.Logger = slog.New(slog.NewTextHandler(stderr, nil))
+		cfg.Client.Logger = cfg.Logger
+	}
+	if *exportOTel || otlp.Configured(getenv) {
+		shutdown, err := otlp.Start(ctx)
+		if err != nil {
+			fmt.Fprintf(stderr, "fluss-flightsql: %v\n", err)
+			return 2
+		}
+		defer flushOTel(shutdown, stderr)
+		cfg.Client.Tracer = flussotel.NewTracer()
 	}
 	if (*cert == "") != (*key == "") {
 		fmt.Fprintln(stderr, "fluss-flightsql: --tls-cert and --tls-key go together")

@@ -37,22 +37,7 @@ func TestServeTLS(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(testkit.Context(t))
 	defer cancel()
-	out, w := io.Pipe()
-	status := make(chan int, 1)
-	go func() {
-		status <- run(ctx, []string{"--dsn", dsn,
-			"--addr", "127.0.0.1:0", "--tls-cert", certFile, "--tls-key", keyFile}, w, io.Discard, os.Getenv)
-		_ = w.Close()
-	}()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("no listening line: %v", err)
-	}
-	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
-	if !ok {
-		t.Fatalf("first line %q", line)
-	}
-	go func() { _, _ = io.Copy(io.Discard, out) }()
+	addr, status := serve(t, ctx, "--dsn", dsn, "--tls-cert", certFile, "--tls-key", keyFile)
 
 	roots := x509.NewCertPool()
 	roots.AppendCertsFromPEM(certPEM)
@@ -81,6 +66,34 @@ func TestServeTLS(t *testing.T) {
 	}
 
 	cancel()
+	stopped(t, status)
+}
+
+// serve runs the command with args on a free port until ctx ends; it
+// returns the address it listens on and where its exit status arrives.
+func serve(t *testing.T, ctx context.Context, args ...string) (addr string, status <-chan int) {
+	t.Helper()
+	out, w := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, append(args, "--addr", "127.0.0.1:0"), w, io.Discard, os.Getenv)
+		_ = w.Close()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no listening line: %v", err)
+	}
+	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
+	if !ok {
+		t.Fatalf("first line %q", line)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	return addr, done
+}
+
+// stopped waits for the command to stop, with status 0.
+func stopped(t *testing.T, status <-chan int) {
+	t.Helper()
 	select {
 	case code := <-status:
 		if code != 0 {
