@@ -43,11 +43,14 @@ build:
 	$(GO) build ./...
 	@$(call in_modules,$(GO) build -o /dev/null ./...)
 
-## demo: start the local cluster if none runs, then run the quickstart example.
-## (With the same settings as make test, so that the two share one cluster.)
+## demo: start the local cluster if none runs, then run the quickstart example
+## and the OpenTelemetry demo (the span trees of an INSERT and a SELECT, and
+## the client's metrics). (With the same settings as make test, so that the
+## two share one cluster.)
 demo:
 	@FLUSS_SASL=1 $(CLUSTER) up
 	$(GO) run ./examples/quickstart
+	cd otel && $(GO) run ./demo
 
 ## test: lint, unit tests, fuzz seeds and the integration suite against a real
 ## local cluster with a SASL listener. A cluster that already runs (make

@@ -2,7 +2,6 @@ package otel_test
 
 import (
 	"database/sql"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"github.com/gofluss/fluss/internal/clustertest"
 	"github.com/gofluss/fluss/internal/testkit"
 	flussotel "github.com/gofluss/fluss/otel"
+	"github.com/gofluss/fluss/otel/internal/spantree"
 )
 
 // traced is a database handle whose spans and metrics stay in memory.
@@ -52,7 +52,7 @@ func (tr *traced) statement(t *testing.T, q string) (sdktrace.ReadOnlySpan, []sd
 	t.Helper()
 	ended := tr.spans.Ended()
 	for _, s := range ended {
-		if attrOf(s, "db.query.text") == q {
+		if spantree.Attr(s, "db.query.text") == q {
 			var trace []sdktrace.ReadOnlySpan
 			for _, o := range ended {
 				if o.SpanContext().TraceID() == s.SpanContext().TraceID() {
@@ -66,46 +66,8 @@ func (tr *traced) statement(t *testing.T, q string) (sdktrace.ReadOnlySpan, []sd
 	return nil, nil
 }
 
-func attrOf(s sdktrace.ReadOnlySpan, key string) string {
-	for _, kv := range s.Attributes() {
-		if string(kv.Key) == key {
-			return kv.Value.String()
-		}
-	}
-	return ""
-}
-
-// tree renders the spans of a trace as an indented tree, children in
-// start order.
-func tree(spans []sdktrace.ReadOnlySpan) string {
-	children := map[trace.SpanID][]sdktrace.ReadOnlySpan{}
-	byID := map[trace.SpanID]bool{}
-	for _, s := range spans {
-		byID[s.SpanContext().SpanID()] = true
-	}
-	var roots []sdktrace.ReadOnlySpan
-	for _, s := range spans {
-		if p := s.Parent().SpanID(); p.IsValid() && byID[p] {
-			children[p] = append(children[p], s)
-		} else {
-			roots = append(roots, s)
-		}
-	}
-	var b strings.Builder
-	var walk func(s sdktrace.ReadOnlySpan, depth int)
-	walk = func(s sdktrace.ReadOnlySpan, depth int) {
-		fmt.Fprintf(&b, "%s%s\n", strings.Repeat("  ", depth), s.Name())
-		kids := children[s.SpanContext().SpanID()]
-		slices.SortFunc(kids, func(a, b sdktrace.ReadOnlySpan) int { return a.StartTime().Compare(b.StartTime()) })
-		for _, k := range kids {
-			walk(k, depth+1)
-		}
-	}
-	for _, r := range roots {
-		walk(r, 0)
-	}
-	return b.String()
-}
+// tree renders the spans of a trace by name.
+func tree(spans []sdktrace.ReadOnlySpan) string { return spantree.Render(spans, spantree.Name) }
 
 // under reports whether s descends from the span with id root.
 func under(s sdktrace.ReadOnlySpan, root trace.SpanID, all []sdktrace.ReadOnlySpan) bool {
@@ -184,7 +146,7 @@ func TestSpansAgainstCluster(t *testing.T) {
 			"db.system.name": "fluss", "db.system": "fluss", "db.namespace": db,
 			"db.operation.name": st.op, "db.collection.name": strings.Fields(st.name)[1],
 		} {
-			if got := attrOf(stmt, key); got != want {
+			if got := spantree.Attr(stmt, key); got != want {
 				t.Errorf("%s: %s = %q, want %q", st.sql, key, got, want)
 			}
 		}
