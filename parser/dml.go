@@ -384,6 +384,12 @@ func (rw *rwScan) plainWord(i int, w string) {
 	if i == 0 && (w == "REPLACE") {
 		rw.action = ActionReplace
 	}
+	// vitess has no FULL JOIN: quoted as a name like any "full", it
+	// would silently become the alias of the table before it.
+	if w == "FULL" && i+1 < rw.n && (strings.EqualFold(toks[i+1].Text, "JOIN") || strings.EqualFold(toks[i+1].Text, "OUTER")) {
+		rw.p.failAt(t, "", "FULL [OUTER] JOIN is not supported; use a LEFT JOIN, UNION ALL the right side's unmatched rows (a RIGHT JOIN ... WHERE the left key IS NULL)")
+		return
+	}
 	low := strings.ToLower(t.Text)
 	prev := ""
 	if i > 0 {

@@ -43,6 +43,7 @@ func TestAccepted(t *testing.T) {
 		"INSERT INTO t SELECT * FROM s UNION SELECT * FROM u",
 		"SELECT * FROM (SELECT * FROM t) x",
 		"SELECT 1 FROM t WHERE key = 1 AND `index` = 2 AND table = 3",
+		"SELECT full, t.full FROM t full WHERE full = 1",
 		"SELECT * FROM t WHERE a = N'é'",
 		"SELECT * FROM t WHERE ü = 1",
 		"CREATE TABLE t (a INT) DISTRIBUTED BY HASH(a) INTO 4 BUCKETS WITH ('x'='y')",
@@ -82,11 +83,13 @@ func TestAccepted(t *testing.T) {
 
 func TestRejected(t *testing.T) {
 	for s, want := range map[string]string{
-		"SELECT * FROM a.b.c.d":          "at most three parts",
-		"SELECT * FROM t WHERE a[1] = 2": `near "["`,
-		"SET k = ":                       "expected a value",
-		"SET 'k' 'v'":                    `expected "="`,
-		"SELECT b'01' FROM t":            "bit literals",
+		"SELECT * FROM a.b.c.d":                          "at most three parts",
+		"SELECT * FROM t WHERE a[1] = 2":                 `near "["`,
+		"SET k = ":                                       "expected a value",
+		"SET 'k' 'v'":                                    `expected "="`,
+		"SELECT b'01' FROM t":                            "bit literals",
+		"SELECT * FROM a FULL JOIN b ON a.k = b.k":       "FULL [OUTER] JOIN is not supported",
+		"SELECT * FROM a full outer join b ON a.k = b.k": "FULL [OUTER] JOIN is not supported",
 		"CREATE TABLE t (a INT, PRIMARY KEY (a) NOT ENFORCED, PRIMARY KEY (a) NOT ENFORCED)": "only one PRIMARY KEY",
 		"SELECT * FROM t WHERE a = $0":                                          "between $1",
 		"SELECT CAST(a AS) FROM t":                                              "syntax error",
