@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gofluss/fluss/internal/clustertest"
 	"github.com/gofluss/fluss/internal/flighttest"
@@ -92,8 +93,27 @@ func frontDoorCases(f *fixture) []frontDoorCase {
 			products = append(products, []string{p, fmt.Sprint(a.n)})
 		}
 	}
+	// Grafana's Flight SQL data source: $__timeFilter(ts) is a range of
+	// RFC 3339 texts, $__dateBin(ts) a date_bin from the epoch, and its
+	// SQL macros' $__timeGroup(ts, '1h') datepart calls.
+	const timeFilter = "ts >= '2026-03-01T01:00:00Z' AND ts <= '2026-03-01T05:00:00Z'"
+	from, to := time.Date(2026, 3, 1, 1, 0, 0, 0, time.UTC), time.Date(2026, 3, 1, 5, 0, 0, 0, time.UTC)
+	hourly := map[string]int{}
+	for _, s := range f.sales {
+		if !s.ts.Before(from) && !s.ts.After(to) {
+			hourly[s.ts.Truncate(time.Hour).Format("2006-01-02 15")]++
+		}
+	}
+	var bins, hours [][]string
+	for h, n := range hourly {
+		bins = append(bins, []string{h + ":00", fmt.Sprint(n)})
+		hours = append(hours, []string{strings.TrimPrefix(strings.Fields(h)[1], "0"), fmt.Sprint(n)})
+	}
 	return []frontDoorCase{
 		{"SELECT 1", [][]string{{"1"}}},
+		{"SELECT DATE_FORMAT(date_bin(interval '3600 second', ts, timestamp '1970-01-01T00:00:00Z'), 'yyyy-MM-dd HH:mm') AS ts_binned, COUNT(*) FROM sales WHERE " +
+			timeFilter + " GROUP BY date_bin(interval '3600 second', ts, timestamp '1970-01-01T00:00:00Z') ORDER BY 1", bins},
+		{"SELECT datepart('hour', ts) AS h, COUNT(*) FROM sales WHERE " + timeFilter + " GROUP BY datepart('hour', ts) ORDER BY h LIMIT 100", hours},
 		{"SELECT region, COUNT(*), SUM(qty) FROM sales GROUP BY region", regions},
 		{"SELECT COUNT(*) FROM sales WHERE qty > 5 AND region = 'eu'", [][]string{{fmt.Sprint(euOver5)}}},
 		{"SELECT product, COUNT(*) FROM sales GROUP BY product HAVING AVG(price) > 5.5", products},
@@ -171,10 +191,10 @@ func TestFlightSQLAnalytics(t *testing.T) {
 			}
 		}
 		// The engine's results keep Flink's types over Arrow.
-		if got := strings.Join(results[1].Types, ","); got != "string,int64,int64" {
+		if got := strings.Join(results[3].Types, ","); got != "string,int64,int64" {
 			t.Errorf("GROUP BY region types = %s, want string,int64,int64 (STRING, BIGINT, BIGINT)", got)
 		}
-		if got := strings.Join(results[5].Types, ","); got != "date32[day],int64" {
+		if got := strings.Join(results[7].Types, ","); got != "date32[day],int64" {
 			t.Errorf("GROUP BY CAST(ts AS DATE) types = %s, want date32[day],int64", got)
 		}
 	})
@@ -203,6 +223,54 @@ func TestFlightSQLAnalytics(t *testing.T) {
 			}
 			if !sameRows(got, c.want) {
 				t.Errorf("%s: got %v, want %v", c.query, got, c.want)
+			}
+		}
+	})
+
+	t.Run("JDBCMetadata", func(t *testing.T) {
+		cmd := flighttest.JDBC(t, ctx, "Query", addr, clustertest.SASLUser, clustertest.SASLPassword, f.name)
+		cmd.Stdin = strings.NewReader("\\meta\n")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("JDBC Query: %v\n%s%s", err, out, stderr.String())
+		}
+		meta := map[string]string{}
+		// A line holds flags, "k=v k=v", or one function list, "k=F, G".
+		for _, line := range strings.Split(string(out), "\n") {
+			line = strings.TrimPrefix(line, "meta ")
+			if k, v, ok := strings.Cut(line, "="); ok && strings.Contains(v, ",") {
+				meta[k] = v
+				continue
+			}
+			for _, kv := range strings.Fields(line) {
+				if k, v, ok := strings.Cut(kv, "="); ok {
+					meta[k] = v
+				}
+			}
+		}
+		// What DatabaseMetaData read from SqlInfo is what the engine runs.
+		for k, want := range map[string]string{
+			"groupBy": "true", "groupByUnrelated": "true", "correlated": "true", "inSubqueries": "true",
+			"outerJoins": "true", "fullOuterJoins": "false", "unionAll": "true", "likeEscape": "true",
+		} {
+			if meta[k] != want {
+				t.Errorf("DatabaseMetaData %s = %q, want %s\n%s", k, meta[k], want, out)
+			}
+		}
+		for k, fns := range map[string][]string{
+			"numeric": {"ABS", "ROUND", "POWER"}, "string": {"UPPER", "CONCAT", "REGEXP_EXTRACT"},
+			"datetime": {"DATE_FORMAT", "DATE_BIN", "CURRENT_TIMESTAMP"}, "system": {"COALESCE", "DATABASE"},
+		} {
+			list := strings.Split(meta[k], ",")
+			for i := range list {
+				list[i] = strings.TrimSpace(list[i])
+			}
+			for _, fn := range fns {
+				if !slices.Contains(list, fn) {
+					t.Errorf("DatabaseMetaData %s functions %q lack %s", k, meta[k], fn)
+				}
 			}
 		}
 	})

@@ -2,6 +2,7 @@ package analytics
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/gofluss/fluss/internal/plural"
@@ -33,132 +34,154 @@ type fn struct {
 // Flight SQL macros write them.
 var funcs map[string]fn
 
+// funcGroups are funcs by category, which Functions lists for the
+// metadata clients read (JDBC's getNumericFunctions, ...).
+var funcGroups []funcGroup
+
+// funcGroup is the functions of one category: aggregate, window,
+// numeric, string, system (conditions) or datetime.
+type funcGroup struct {
+	category string
+	funcs    map[string]fn
+}
+
 func init() {
-	funcs = map[string]fn{
-		// Aggregates. AVG is SUM / COUNT so that the average of integers
-		// is an integer, as in Flink (the engine divides integers as
-		// integers).
-		"COUNT":       {aggregateFunc, 0, -1, same("count")},
-		"SUM":         {aggregateFunc, 1, 1, same("sum")},
-		"MIN":         {aggregateFunc, 1, 1, same("min")},
-		"MAX":         {aggregateFunc, 1, 1, same("max")},
-		"AVG":         {aggregateFunc, 1, 1, avg},
-		"STDDEV":      {aggregateFunc, 1, 1, same("stddev_samp")},
-		"STDDEV_SAMP": {aggregateFunc, 1, 1, same("stddev_samp")},
-		"STDDEV_POP":  {aggregateFunc, 1, 1, same("stddev_pop")},
-		"VARIANCE":    {aggregateFunc, 1, 1, same("var_samp")},
-		"VAR_SAMP":    {aggregateFunc, 1, 1, same("var_samp")},
-		"VAR_POP":     {aggregateFunc, 1, 1, same("var_pop")},
-		"LISTAGG":     {aggregateFunc, 1, 2, listagg},
-		// Flink's FIRST_VALUE and LAST_VALUE skip NULL values.
-		"FIRST_VALUE": {aggregateFunc, 1, 1, firstLast("first_value", "any_value")},
-		"LAST_VALUE":  {aggregateFunc, 1, 1, firstLast("last_value", "")},
-
-		// Window functions.
-		"ROW_NUMBER":   {windowFunc, 0, 0, same("row_number")},
-		"RANK":         {windowFunc, 0, 0, same("rank")},
-		"DENSE_RANK":   {windowFunc, 0, 0, same("dense_rank")},
-		"PERCENT_RANK": {windowFunc, 0, 0, same("percent_rank")},
-		"CUME_DIST":    {windowFunc, 0, 0, same("cume_dist")},
-		"NTILE":        {windowFunc, 1, 1, same("ntile")},
-		"LAG":          {windowFunc, 1, 3, same("lag")},
-		"LEAD":         {windowFunc, 1, 3, same("lead")},
-
-		// Numbers.
-		"ABS":     {scalarFunc, 1, 1, same("abs")},
-		"MOD":     {scalarFunc, 2, 2, same("mod")},
-		"ROUND":   {scalarFunc, 1, 2, same("round")},
-		"FLOOR":   {scalarFunc, 1, 1, same("floor")},
-		"CEIL":    {scalarFunc, 1, 1, same("ceil")},
-		"CEILING": {scalarFunc, 1, 1, same("ceil")},
-		"POWER":   {scalarFunc, 2, 2, same("power")},
-		"SQRT":    {scalarFunc, 1, 1, same("sqrt")},
-		"EXP":     {scalarFunc, 1, 1, same("exp")},
-		"LN":      {scalarFunc, 1, 1, same("ln")},
-		"LOG10":   {scalarFunc, 1, 1, same("log10")},
-		"LOG2":    {scalarFunc, 1, 1, same("log2")},
-		"LOG":     {scalarFunc, 1, 2, logFunc},
-		"SIGN":    {scalarFunc, 1, 1, same("sign")},
-		"PI":      {scalarFunc, 0, 0, same("pi")},
-		"SIN":     {scalarFunc, 1, 1, same("sin")},
-		"COS":     {scalarFunc, 1, 1, same("cos")},
-		"TAN":     {scalarFunc, 1, 1, same("tan")},
-		"COT":     {scalarFunc, 1, 1, same("cot")},
-		"ASIN":    {scalarFunc, 1, 1, same("asin")},
-		"ACOS":    {scalarFunc, 1, 1, same("acos")},
-		"ATAN":    {scalarFunc, 1, 1, same("atan")},
-		"ATAN2":   {scalarFunc, 2, 2, same("atan2")},
-		"DEGREES": {scalarFunc, 1, 1, same("degrees")},
-		"RADIANS": {scalarFunc, 1, 1, same("radians")},
-		"RAND":    {scalarFunc, 0, 0, same("random")},
-
-		// Strings.
-		"CONCAT":           {scalarFunc, 1, -1, concat},
-		"CONCAT_WS":        {scalarFunc, 2, -1, same("concat_ws")},
-		"UPPER":            {scalarFunc, 1, 1, same("upper")},
-		"LOWER":            {scalarFunc, 1, 1, same("lower")},
-		"TRIM":             {scalarFunc, 1, 1, same("trim")},
-		"LTRIM":            {scalarFunc, 1, 1, same("ltrim")},
-		"RTRIM":            {scalarFunc, 1, 1, same("rtrim")},
-		"LPAD":             {scalarFunc, 3, 3, same("lpad")},
-		"RPAD":             {scalarFunc, 3, 3, same("rpad")},
-		"REPEAT":           {scalarFunc, 2, 2, same("repeat")},
-		"REVERSE":          {scalarFunc, 1, 1, same("reverse")},
-		"REPLACE":          {scalarFunc, 3, 3, same("replace")},
-		"LEFT":             {scalarFunc, 2, 2, same("left")},
-		"RIGHT":            {scalarFunc, 2, 2, same("right")},
-		"SUBSTRING":        {scalarFunc, 2, 3, same("substring")},
-		"SUBSTR":           {scalarFunc, 2, 3, same("substring")},
-		"CHAR_LENGTH":      {scalarFunc, 1, 1, same("length")},
-		"CHARACTER_LENGTH": {scalarFunc, 1, 1, same("length")},
-		"LENGTH":           {scalarFunc, 1, 1, same("length")},
-		"POSITION":         {scalarFunc, 2, 2, position},
-		"LOCATE":           {scalarFunc, 2, 3, locate},
-		"ASCII":            {scalarFunc, 1, 1, same("ascii")},
-		"CHR":              {scalarFunc, 1, 1, same("chr")},
-		"MD5":              {scalarFunc, 1, 1, same("md5")},
-		"SHA256":           {scalarFunc, 1, 1, same("sha256")},
-		"REGEXP":           {scalarFunc, 2, 2, same("regexp_matches")},
-		"REGEXP_REPLACE":   {scalarFunc, 3, 3, regexpReplace},
-		"REGEXP_EXTRACT":   {scalarFunc, 2, 3, regexpExtract},
-		"UUID":             {scalarFunc, 0, 0, uuid},
-
-		// Conditions.
-		"IF":       {scalarFunc, 3, 3, ifFunc},
-		"COALESCE": {scalarFunc, 1, -1, same("coalesce")},
-		"IFNULL":   {scalarFunc, 2, 2, same("coalesce")},
-		"NVL":      {scalarFunc, 2, 2, same("coalesce")},
-		"NULLIF":   {scalarFunc, 2, 2, same("nullif")},
-		"GREATEST": {scalarFunc, 1, -1, nullIfAnyNull("greatest")},
-		"LEAST":    {scalarFunc, 1, -1, nullIfAnyNull("least")},
-
-		// Time.
-		"NOW":               {scalarFunc, 0, 0, keyword("current_timestamp")},
-		"CURRENT_TIMESTAMP": {scalarFunc, 0, 0, keyword("current_timestamp")},
-		"LOCALTIMESTAMP":    {scalarFunc, 0, 0, keyword("localtimestamp")},
-		"CURRENT_DATE":      {scalarFunc, 0, 0, keyword("current_date")},
-		"CURRENT_TIME":      {scalarFunc, 0, 0, keyword("localtime")},
-		"LOCALTIME":         {scalarFunc, 0, 0, keyword("localtime")},
-		"DATE_FORMAT":       {scalarFunc, 2, 2, dateFormat},
-		"TO_TIMESTAMP":      {scalarFunc, 1, 2, parseTime(false)},
-		"TO_DATE":           {scalarFunc, 1, 2, parseTime(true)},
-		"TO_TIMESTAMP_LTZ":  {scalarFunc, 1, 2, toTimestampLTZ},
-		"UNIX_TIMESTAMP":    {scalarFunc, 0, 2, unixTimestamp},
-		"FROM_UNIXTIME":     {scalarFunc, 1, 2, fromUnixtime},
-		"YEAR":              {scalarFunc, 1, 1, same("year")},
-		"QUARTER":           {scalarFunc, 1, 1, same("quarter")},
-		"MONTH":             {scalarFunc, 1, 1, same("month")},
-		"WEEK":              {scalarFunc, 1, 1, same("week")},
-		"DAYOFYEAR":         {scalarFunc, 1, 1, same("dayofyear")},
-		"DAYOFMONTH":        {scalarFunc, 1, 1, same("dayofmonth")},
-		"DAYOFWEEK":         {scalarFunc, 1, 1, dayOfWeek},
-		"HOUR":              {scalarFunc, 1, 1, same("hour")},
-		"MINUTE":            {scalarFunc, 1, 1, same("minute")},
-		"SECOND":            {scalarFunc, 1, 1, same("second")},
-		"DATE_BIN":          {scalarFunc, 2, 3, dateBin},
-		"DATEPART":          {scalarFunc, 2, 2, same("date_part")},
-		"DATE_PART":         {scalarFunc, 2, 2, same("date_part")},
-		"DATE_TRUNC":        {scalarFunc, 2, 2, same("date_trunc")},
+	funcGroups = []funcGroup{
+		{"aggregate", map[string]fn{
+			// Aggregates. AVG is SUM / COUNT so that the average of integers
+			// is an integer, as in Flink (the engine divides integers as
+			// integers).
+			"COUNT":       {aggregateFunc, 0, -1, same("count")},
+			"SUM":         {aggregateFunc, 1, 1, same("sum")},
+			"MIN":         {aggregateFunc, 1, 1, same("min")},
+			"MAX":         {aggregateFunc, 1, 1, same("max")},
+			"AVG":         {aggregateFunc, 1, 1, avg},
+			"STDDEV":      {aggregateFunc, 1, 1, same("stddev_samp")},
+			"STDDEV_SAMP": {aggregateFunc, 1, 1, same("stddev_samp")},
+			"STDDEV_POP":  {aggregateFunc, 1, 1, same("stddev_pop")},
+			"VARIANCE":    {aggregateFunc, 1, 1, same("var_samp")},
+			"VAR_SAMP":    {aggregateFunc, 1, 1, same("var_samp")},
+			"VAR_POP":     {aggregateFunc, 1, 1, same("var_pop")},
+			"LISTAGG":     {aggregateFunc, 1, 2, listagg},
+			// Flink's FIRST_VALUE and LAST_VALUE skip NULL values.
+			"FIRST_VALUE": {aggregateFunc, 1, 1, firstLast("first_value", "any_value")},
+			"LAST_VALUE":  {aggregateFunc, 1, 1, firstLast("last_value", "")},
+		}},
+		{"window", map[string]fn{
+			// Window functions.
+			"ROW_NUMBER":   {windowFunc, 0, 0, same("row_number")},
+			"RANK":         {windowFunc, 0, 0, same("rank")},
+			"DENSE_RANK":   {windowFunc, 0, 0, same("dense_rank")},
+			"PERCENT_RANK": {windowFunc, 0, 0, same("percent_rank")},
+			"CUME_DIST":    {windowFunc, 0, 0, same("cume_dist")},
+			"NTILE":        {windowFunc, 1, 1, same("ntile")},
+			"LAG":          {windowFunc, 1, 3, same("lag")},
+			"LEAD":         {windowFunc, 1, 3, same("lead")},
+		}},
+		{"numeric", map[string]fn{
+			// Numbers.
+			"ABS":     {scalarFunc, 1, 1, same("abs")},
+			"MOD":     {scalarFunc, 2, 2, same("mod")},
+			"ROUND":   {scalarFunc, 1, 2, same("round")},
+			"FLOOR":   {scalarFunc, 1, 1, same("floor")},
+			"CEIL":    {scalarFunc, 1, 1, same("ceil")},
+			"CEILING": {scalarFunc, 1, 1, same("ceil")},
+			"POWER":   {scalarFunc, 2, 2, same("power")},
+			"SQRT":    {scalarFunc, 1, 1, same("sqrt")},
+			"EXP":     {scalarFunc, 1, 1, same("exp")},
+			"LN":      {scalarFunc, 1, 1, same("ln")},
+			"LOG10":   {scalarFunc, 1, 1, same("log10")},
+			"LOG2":    {scalarFunc, 1, 1, same("log2")},
+			"LOG":     {scalarFunc, 1, 2, logFunc},
+			"SIGN":    {scalarFunc, 1, 1, same("sign")},
+			"PI":      {scalarFunc, 0, 0, same("pi")},
+			"SIN":     {scalarFunc, 1, 1, same("sin")},
+			"COS":     {scalarFunc, 1, 1, same("cos")},
+			"TAN":     {scalarFunc, 1, 1, same("tan")},
+			"COT":     {scalarFunc, 1, 1, same("cot")},
+			"ASIN":    {scalarFunc, 1, 1, same("asin")},
+			"ACOS":    {scalarFunc, 1, 1, same("acos")},
+			"ATAN":    {scalarFunc, 1, 1, same("atan")},
+			"ATAN2":   {scalarFunc, 2, 2, same("atan2")},
+			"DEGREES": {scalarFunc, 1, 1, same("degrees")},
+			"RADIANS": {scalarFunc, 1, 1, same("radians")},
+			"RAND":    {scalarFunc, 0, 0, same("random")},
+		}},
+		{"string", map[string]fn{
+			// Strings.
+			"CONCAT":           {scalarFunc, 1, -1, concat},
+			"CONCAT_WS":        {scalarFunc, 2, -1, same("concat_ws")},
+			"UPPER":            {scalarFunc, 1, 1, same("upper")},
+			"LOWER":            {scalarFunc, 1, 1, same("lower")},
+			"TRIM":             {scalarFunc, 1, 1, same("trim")},
+			"LTRIM":            {scalarFunc, 1, 1, same("ltrim")},
+			"RTRIM":            {scalarFunc, 1, 1, same("rtrim")},
+			"LPAD":             {scalarFunc, 3, 3, same("lpad")},
+			"RPAD":             {scalarFunc, 3, 3, same("rpad")},
+			"REPEAT":           {scalarFunc, 2, 2, same("repeat")},
+			"REVERSE":          {scalarFunc, 1, 1, same("reverse")},
+			"REPLACE":          {scalarFunc, 3, 3, same("replace")},
+			"LEFT":             {scalarFunc, 2, 2, same("left")},
+			"RIGHT":            {scalarFunc, 2, 2, same("right")},
+			"SUBSTRING":        {scalarFunc, 2, 3, same("substring")},
+			"SUBSTR":           {scalarFunc, 2, 3, same("substring")},
+			"CHAR_LENGTH":      {scalarFunc, 1, 1, same("length")},
+			"CHARACTER_LENGTH": {scalarFunc, 1, 1, same("length")},
+			"LENGTH":           {scalarFunc, 1, 1, same("length")},
+			"POSITION":         {scalarFunc, 2, 2, position},
+			"LOCATE":           {scalarFunc, 2, 3, locate},
+			"ASCII":            {scalarFunc, 1, 1, same("ascii")},
+			"CHR":              {scalarFunc, 1, 1, same("chr")},
+			"MD5":              {scalarFunc, 1, 1, same("md5")},
+			"SHA256":           {scalarFunc, 1, 1, same("sha256")},
+			"REGEXP":           {scalarFunc, 2, 2, same("regexp_matches")},
+			"REGEXP_REPLACE":   {scalarFunc, 3, 3, regexpReplace},
+			"REGEXP_EXTRACT":   {scalarFunc, 2, 3, regexpExtract},
+			"UUID":             {scalarFunc, 0, 0, uuid},
+		}},
+		{"system", map[string]fn{
+			// Conditions.
+			"IF":       {scalarFunc, 3, 3, ifFunc},
+			"COALESCE": {scalarFunc, 1, -1, same("coalesce")},
+			"IFNULL":   {scalarFunc, 2, 2, same("coalesce")},
+			"NVL":      {scalarFunc, 2, 2, same("coalesce")},
+			"NULLIF":   {scalarFunc, 2, 2, same("nullif")},
+			"GREATEST": {scalarFunc, 1, -1, nullIfAnyNull("greatest")},
+			"LEAST":    {scalarFunc, 1, -1, nullIfAnyNull("least")},
+		}},
+		{"datetime", map[string]fn{
+			// Time.
+			"NOW":               {scalarFunc, 0, 0, keyword("current_timestamp")},
+			"CURRENT_TIMESTAMP": {scalarFunc, 0, 0, keyword("current_timestamp")},
+			"LOCALTIMESTAMP":    {scalarFunc, 0, 0, keyword("localtimestamp")},
+			"CURRENT_DATE":      {scalarFunc, 0, 0, keyword("current_date")},
+			"CURRENT_TIME":      {scalarFunc, 0, 0, keyword("localtime")},
+			"LOCALTIME":         {scalarFunc, 0, 0, keyword("localtime")},
+			"DATE_FORMAT":       {scalarFunc, 2, 2, dateFormat},
+			"TO_TIMESTAMP":      {scalarFunc, 1, 2, parseTime(false)},
+			"TO_DATE":           {scalarFunc, 1, 2, parseTime(true)},
+			"TO_TIMESTAMP_LTZ":  {scalarFunc, 1, 2, toTimestampLTZ},
+			"UNIX_TIMESTAMP":    {scalarFunc, 0, 2, unixTimestamp},
+			"FROM_UNIXTIME":     {scalarFunc, 1, 2, fromUnixtime},
+			"YEAR":              {scalarFunc, 1, 1, same("year")},
+			"QUARTER":           {scalarFunc, 1, 1, same("quarter")},
+			"MONTH":             {scalarFunc, 1, 1, same("month")},
+			"WEEK":              {scalarFunc, 1, 1, same("week")},
+			"DAYOFYEAR":         {scalarFunc, 1, 1, same("dayofyear")},
+			"DAYOFMONTH":        {scalarFunc, 1, 1, same("dayofmonth")},
+			"DAYOFWEEK":         {scalarFunc, 1, 1, dayOfWeek},
+			"HOUR":              {scalarFunc, 1, 1, same("hour")},
+			"MINUTE":            {scalarFunc, 1, 1, same("minute")},
+			"SECOND":            {scalarFunc, 1, 1, same("second")},
+			"DATE_BIN":          {scalarFunc, 2, 3, dateBin},
+			"DATEPART":          {scalarFunc, 2, 2, same("date_part")},
+			"DATE_PART":         {scalarFunc, 2, 2, same("date_part")},
+			"DATE_TRUNC":        {scalarFunc, 2, 2, same("date_trunc")},
+		}},
+	}
+	funcs = map[string]fn{}
+	for _, g := range funcGroups {
+		maps.Copy(funcs, g.funcs)
 	}
 }
 

@@ -76,6 +76,32 @@ func registeredEngine() QueryEngine {
 	return nil
 }
 
+// Functions are the functions a query engine runs, by the categories
+// metadata clients list them in (JDBC's DatabaseMetaData.getNumericFunctions
+// and its siblings, Flight SQL's SqlInfo). Aggregate and window functions
+// have no category there.
+type Functions struct {
+	Numeric, String, DateTime, System []string
+}
+
+// FunctionLister is a QueryEngine that says which functions it runs: the
+// Flight SQL server describes the SQL it serves from it.
+type FunctionLister interface {
+	QueryEngine
+	Functions() Functions
+}
+
+// EngineFunctions returns the functions of the registered query engine,
+// and false when none is registered or it lists none (an engine that
+// cannot run queries, such as package analytics built without its build
+// tag, lists none).
+func EngineFunctions() (Functions, bool) {
+	if l, ok := registeredEngine().(FunctionLister); ok {
+		return l.Functions(), true
+	}
+	return Functions{}, false
+}
+
 // analyticQuery prepares a run of p: its sources' schemas and the
 // session's settings.
 func (c *Session) analyticQuery(p *planner.Analytic) (*AnalyticQuery, error) {

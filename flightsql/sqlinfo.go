@@ -2,6 +2,7 @@ package flightsql
 
 import (
 	"context"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -23,10 +24,7 @@ func (s *Server) registerSQLInfo() error {
 	if s.cfg.Session.RejectTx {
 		tx = fsql.SqlTransactionNone
 	}
-	infos := []struct {
-		id fsql.SqlInfo
-		v  any
-	}{
+	infos := []sqlInfo{
 		{fsql.SqlInfoFlightSqlServerName, ServerName},
 		{fsql.SqlInfoFlightSqlServerVersion, engine.Version},
 		{fsql.SqlInfoFlightSqlServerArrowVersion, arrowVersion},
@@ -54,19 +52,86 @@ func (s *Server) registerSQLInfo() error {
 		{fsql.SqlInfoTransactionsSupported, !s.cfg.Session.RejectTx},
 		{fsql.SqlInfoSelectForUpdateSupported, false},
 		{fsql.SqlInfoStoredProceduresSupported, true},
-		{fsql.SqlInfoCorrelatedSubqueriesSupported, false},
 		{fsql.SqlInfoKeywords, []string{"PARTITIONED", "BUCKET", "WATERMARK", "CATALOG", "DATABASES", "TABLES", "SHOW", "DESCRIBE", "EXPLAIN", "CALL", "USE", "HINTS"}},
-		// The functions the dialect evaluates itself (in VALUES, SET of
-		// UPDATE and SELECT without FROM); others need a query engine.
-		{fsql.SqlInfoDateTimeFunctions, []string{"CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP", "NOW"}},
-		{fsql.SqlInfoSystemFunctions, []string{"CURRENT_CATALOG", "CURRENT_DATABASE", "DATABASE", "USER", "VERSION"}},
 	}
-	for _, in := range infos {
+	for _, in := range append(infos, querySQLInfo()...) {
 		if err := s.RegisterSqlInfo(in.id, in.v); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// sqlInfo is one answer of GetSqlInfo.
+type sqlInfo struct {
+	id fsql.SqlInfo
+	v  any
+}
+
+// The functions the dialect evaluates itself (in VALUES, SET of UPDATE
+// and SELECT without FROM); the query engine runs them too.
+var (
+	dialectDateTimeFunctions = []string{"CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP", "NOW"}
+	dialectSystemFunctions   = []string{"CURRENT_CATALOG", "CURRENT_DATABASE", "DATABASE", "USER", "VERSION"}
+)
+
+// querySQLInfo describes the queries the server runs: with a query engine
+// registered (package analytics, which the fluss-flightsql command links)
+// grouping, subqueries, outer joins, unions and the engine's functions;
+// without one only what Fluss serves itself, which has none of them.
+func querySQLInfo() []sqlInfo {
+	fns, ok := engine.EngineFunctions()
+	if !ok {
+		return []sqlInfo{
+			{fsql.SqlInfoDateTimeFunctions, dialectDateTimeFunctions},
+			{fsql.SqlInfoSystemFunctions, dialectSystemFunctions},
+			{fsql.SqlInfoSupportedGroupBy, int32(0)},
+			{fsql.SqlInfoSupportedSubqueries, int32(0)},
+			{fsql.SqlInfoCorrelatedSubqueriesSupported, false},
+			{fsql.SqlInfoOuterJoinsSupportLevel, int32(pb.SqlOuterJoinsSupportLevel_SQL_JOINS_UNSUPPORTED)},
+			{fsql.SqlInfoSupportedUnions, int32(0)},
+			{fsql.SqlInfoSupportsExpressionsInOrderBy, false},
+			{fsql.SqlInfoSupportsOrderByUnrelated, false},
+			{fsql.SqlInfoSupportsLikeEscapeClause, false},
+			{fsql.SqlInfoSupportsTableCorrelationNames, false},
+		}
+	}
+	bits := func(flags ...int32) int32 {
+		var m int32
+		for _, f := range flags {
+			m |= 1 << f
+		}
+		return m
+	}
+	return []sqlInfo{
+		{fsql.SqlInfoNumericFunctions, fns.Numeric},
+		{fsql.SqlInfoStringFunctions, fns.String},
+		{fsql.SqlInfoDateTimeFunctions, union(dialectDateTimeFunctions, fns.DateTime)},
+		{fsql.SqlInfoSystemFunctions, union(dialectSystemFunctions, fns.System)},
+		{fsql.SqlInfoSupportedGroupBy, bits(int32(pb.SqlSupportedGroupBy_SQL_GROUP_BY_UNRELATED), int32(pb.SqlSupportedGroupBy_SQL_GROUP_BY_BEYOND_SELECT))},
+		// Comparisons, EXISTS and IN; not ALL / ANY.
+		{fsql.SqlInfoSupportedSubqueries, bits(int32(pb.SqlSupportedSubqueries_SQL_SUBQUERIES_IN_COMPARISONS),
+			int32(pb.SqlSupportedSubqueries_SQL_SUBQUERIES_IN_EXISTS), int32(pb.SqlSupportedSubqueries_SQL_SUBQUERIES_IN_INS))},
+		{fsql.SqlInfoCorrelatedSubqueriesSupported, true},
+		// LEFT and RIGHT; the parser refuses FULL.
+		{fsql.SqlInfoOuterJoinsSupportLevel, int32(pb.SqlOuterJoinsSupportLevel_SQL_LIMITED_OUTER_JOINS)},
+		{fsql.SqlInfoSupportedUnions, bits(int32(pb.SqlSupportedUnions_SQL_UNION), int32(pb.SqlSupportedUnions_SQL_UNION_ALL))},
+		{fsql.SqlInfoSupportsExpressionsInOrderBy, true},
+		{fsql.SqlInfoSupportsOrderByUnrelated, true},
+		{fsql.SqlInfoSupportsLikeEscapeClause, true},
+		{fsql.SqlInfoSupportsTableCorrelationNames, true},
+	}
+}
+
+// union is a followed by the names of b it lacks.
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, n := range b {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // arrowVersion is the arrow-go release the server is built with.

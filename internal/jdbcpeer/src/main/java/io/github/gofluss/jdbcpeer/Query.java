@@ -17,7 +17,9 @@ import java.util.Properties;
  * and prints for each a line "query N", a line "columns name:type,..."
  * (java.sql.Types numbers) and a line "row v|v|..." per row, each value
  * as ResultSet.getString gives it and NULL for SQL NULL. A failing query
- * prints "error MESSAGE" instead. The Go test compares the lines.
+ * prints "error MESSAGE" instead. A line "\\meta" prints instead what
+ * DatabaseMetaData says of the SQL the server runs, as "meta key=value"
+ * lines. The Go test compares the lines.
  *
  * <p>Usage: Query HOST:PORT USER PASSWORD DATABASE
  */
@@ -37,6 +39,10 @@ public final class Query {
       int n = 0;
       for (String q = in.readLine(); q != null; q = in.readLine()) {
         if (q.isBlank()) {
+          continue;
+        }
+        if (q.equals("\\meta")) {
+          printMeta(conn.getMetaData());
           continue;
         }
         System.out.println("query " + n++);
@@ -60,5 +66,17 @@ public final class Query {
         }
       }
     }
+  }
+
+  /** Prints what the driver read from the server's SqlInfo. */
+  private static void printMeta(java.sql.DatabaseMetaData md) throws java.sql.SQLException {
+    System.out.println("meta groupBy=" + md.supportsGroupBy() + " groupByUnrelated=" + md.supportsGroupByUnrelated()
+        + " correlated=" + md.supportsCorrelatedSubqueries() + " inSubqueries=" + md.supportsSubqueriesInIns()
+        + " outerJoins=" + md.supportsOuterJoins() + " fullOuterJoins=" + md.supportsFullOuterJoins()
+        + " unionAll=" + md.supportsUnionAll() + " likeEscape=" + md.supportsLikeEscapeClause());
+    System.out.println("meta numeric=" + md.getNumericFunctions());
+    System.out.println("meta string=" + md.getStringFunctions());
+    System.out.println("meta datetime=" + md.getTimeDateFunctions());
+    System.out.println("meta system=" + md.getSystemFunctions());
   }
 }
