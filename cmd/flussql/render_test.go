@@ -257,6 +257,11 @@ func TestTiming(t *testing.T) {
 			m.ExpectQuery("CREATE DATABASE d").WillReturnError(errors.New("it exists"))
 		}, "<script>:1: ERROR: it exists\nTime: 1.500 ms\n"},
 		{"copy", "\\copy nonsense\n", func(sqlmock.Sqlmock) {}, ""},
+		{"copy that copies", "\\copy t TO STDOUT\n", func(m sqlmock.Sqlmock) {
+			m.ExpectQuery("SELECT * FROM t").WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow("x"))
+		}, "COPY 1\nTime: 1.500 ms\n"},
+		// Other meta commands run no statement and are not timed.
+		{"meta command", "\\timing on\n", func(sqlmock.Sqlmock) {}, "Timing is on.\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, mock, _, errOut := mockShell(t)
