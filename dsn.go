@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/planner"
 )
 
@@ -360,7 +361,7 @@ func (c *Config) parseQuery(query string) error {
 	for _, k := range keys {
 		vs := values[k]
 		if len(vs) != 1 {
-			return fmt.Errorf("key %q is given %d times", k, len(vs))
+			return fmt.Errorf("key %q is given %s", k, plural.Count(len(vs), "time"))
 		}
 		if err := c.setKey(k, vs[0]); err != nil {
 			return err

@@ -8,6 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // castRecord returns rec under schema to: columns of the same type are
@@ -18,7 +20,7 @@ import (
 // releases both records.
 func castRecord(rec arrow.RecordBatch, to *arrow.Schema) (arrow.RecordBatch, error) {
 	if int(rec.NumCols()) != to.NumFields() {
-		return nil, fmt.Errorf("fluss: the engine returned %d columns, %d expected", rec.NumCols(), to.NumFields())
+		return nil, fmt.Errorf("fluss: the engine returned %s, %d expected", plural.Count(rec.NumCols(), "column"), to.NumFields())
 	}
 	cols := make([]arrow.Array, to.NumFields())
 	defer func() {

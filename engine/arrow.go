@@ -15,6 +15,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/parser"
 	"github.com/gofluss/fluss/planner"
 )
@@ -138,7 +139,7 @@ func (c *Session) UpsertArrow(ctx context.Context, table string, rec arrow.Recor
 // fine as long as it holds no NULL, which the writer checks row by row.
 func fitsColumns(cols []schema.Column, rec *arrow.Schema) error {
 	if len(cols) != rec.NumFields() {
-		return fmt.Errorf("the record has %d columns, the table %d", rec.NumFields(), len(cols))
+		return fmt.Errorf("the record has %s, the table %d", plural.Count(rec.NumFields(), "column"), len(cols))
 	}
 	for i, c := range cols {
 		if rf := rec.Field(i); !arrowipc.FitsType(rf.Type, c.Type) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/planner"
 )
 
@@ -295,7 +296,7 @@ func alterPairs(op flussrpc.ConfigOp, done string) procedureFunc {
 			return nil, err
 		}
 		if len(pairs)%2 != 0 {
-			return nil, fmt.Errorf("fluss: %s: config_pairs must come in key, value pairs; got %d values", a.proc, len(pairs))
+			return nil, fmt.Errorf("fluss: %s: config_pairs must come in key, value pairs; got %s", a.proc, plural.Count(len(pairs), "value"))
 		}
 		var changes []flussrpc.AlterConfig
 		var rows [][]any

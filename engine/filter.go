@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/planner"
 )
 
@@ -118,7 +119,7 @@ func compilePred(p planner.Predicate, names []string, b *binder) (compiledPred, 
 	case !known:
 		return cp, fmt.Errorf("fluss: predicate operator %q is not supported", p.Op)
 	case n >= 0 && len(vals) != n:
-		return cp, fmt.Errorf("fluss: %s on %q needs %d values, got %d", cp.op, p.Column, n, len(vals))
+		return cp, fmt.Errorf("fluss: %s on %q needs %s, got %d", cp.op, p.Column, plural.Count(n, "value"), len(vals))
 	}
 	if cp.op == "LIKE" || cp.op == "NOT LIKE" {
 		pat, ok := vals[0].(string)
@@ -186,7 +187,7 @@ func (p *compiledPred) eval(row []any) (tri, error) {
 		return t.not(), err
 	}
 	if p.col >= len(row) {
-		return triFalse, fmt.Errorf("fluss: predicate column %d is outside the row (%d columns)", p.col, len(row))
+		return triFalse, fmt.Errorf("fluss: predicate column %d is outside the row (%s)", p.col, plural.Count(len(row), "column"))
 	}
 	v := row[p.col]
 	switch p.op {

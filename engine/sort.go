@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/internal/rowsort"
 	"github.com/gofluss/fluss/planner"
 )
@@ -80,5 +81,5 @@ func sortKeys(keys []planner.SortKey) []rowsort.Key {
 
 // sortCapError explains a result too large to sort in the client.
 func sortCapError(max int64) error {
-	return &planner.Error{Clause: "ORDER BY", Msg: fmt.Sprintf("ORDER BY sorts in the client and holds at most fluss.scan.max-rows=%d rows, and the result has more: add or lower LIMIT, narrow WHERE, or raise 'fluss.scan.max-rows'", max)}
+	return &planner.Error{Clause: "ORDER BY", Msg: fmt.Sprintf("ORDER BY sorts in the client and holds at most fluss.scan.max-rows=%s, and the result has more: add or lower LIMIT, narrow WHERE, or raise 'fluss.scan.max-rows'", plural.Count(max, "row"))}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/planner"
 )
 
@@ -540,7 +541,7 @@ func spreadRows(in [][]planner.Value, idx []int, width int, b *binder) ([][]any,
 	out := make([][]any, len(in))
 	for r, vals := range in {
 		if len(vals) != len(idx) {
-			return nil, fmt.Errorf("fluss: row %d has %d values for %d columns", r+1, len(vals), len(idx))
+			return nil, fmt.Errorf("fluss: row %d has %s for %s", r+1, plural.Count(len(vals), "value"), plural.Count(len(idx), "column"))
 		}
 		row := make([]any, width)
 		for j, v := range vals {
@@ -559,7 +560,7 @@ func spreadRows(in [][]planner.Value, idx []int, width int, b *binder) ([][]any,
 // lookuper expects (want).
 func lookupKey(want, planCols []string, vals []planner.Value, b *binder) ([]any, error) {
 	if len(vals) != len(planCols) {
-		return nil, fmt.Errorf("fluss: key has %d values for %d key columns", len(vals), len(planCols))
+		return nil, fmt.Errorf("fluss: key has %s for %s", plural.Count(len(vals), "value"), plural.Count(len(planCols), "key column"))
 	}
 	bound, err := b.values(vals)
 	if err != nil {

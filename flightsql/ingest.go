@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofluss/fluss/engine"
 	"github.com/gofluss/fluss/flussrpc"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // DoPutCommandStatementIngest writes uploaded record batches into a table:
@@ -58,11 +59,11 @@ func (s *Server) DoPutCommandStatementIngest(ctx context.Context, cmd fsql.State
 		}
 		acked += n
 		if err != nil {
-			return 0, statusOf(fmt.Errorf("%w (%d rows were acknowledged before the failure)", err, acked))
+			return 0, statusOf(fmt.Errorf("%w (%s acknowledged before the failure)", err, plural.Count(acked, "row")))
 		}
 	}
 	if err := rdr.Err(); err != nil {
-		return 0, status.Errorf(codes.InvalidArgument, "fluss flightsql: reading the uploaded batches (%d rows were acknowledged before): %v", acked, err)
+		return 0, status.Errorf(codes.InvalidArgument, "fluss flightsql: reading the uploaded batches (%s acknowledged before): %v", plural.Count(acked, "row"), err)
 	}
 	return acked, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/planner"
 )
 
@@ -36,11 +37,11 @@ func paramRows(rdr array.RecordReader, nparams int, maxValues int64) ([][]driver
 	for rdr.Next() {
 		rec := rdr.RecordBatch()
 		if int(rec.NumCols()) != nparams {
-			return nil, fmt.Errorf("fluss flightsql: the statement has %d placeholders, the parameter batch has %d columns", nparams, rec.NumCols())
+			return nil, fmt.Errorf("fluss flightsql: the statement has %s, the parameter batch has %s", plural.Count(nparams, "placeholder"), plural.Count(rec.NumCols(), "column"))
 		}
 		rows := int64(len(out)) + rec.NumRows()
 		if rows > maxParamRows || rows*int64(nparams) > maxValues {
-			return nil, fmt.Errorf("fluss flightsql: %w: at most %d rows and %d values may be bound, this bind has %d rows of %d", errBindSize, maxParamRows, max(maxValues, 0), rows, nparams)
+			return nil, fmt.Errorf("fluss flightsql: %w: at most %s and %s may be bound, this bind has %s of %d", errBindSize, plural.Count(maxParamRows, "row"), plural.Count(max(maxValues, 0), "value"), plural.Count(rows, "row"), nparams)
 		}
 		for i := range int(rec.NumRows()) {
 			row := make([]driver.NamedValue, nparams)

@@ -108,7 +108,7 @@ func TestParamRowsRefuseWrongWidthAndOversizeBinds(t *testing.T) {
 	}{
 		{"one column per placeholder", 3, 10, 3, ""},
 		{"an extra column", 3, 10, 2, "2 placeholders, the parameter batch has 3 columns"},
-		{"a missing column", 1, 10, 2, "2 placeholders, the parameter batch has 1 columns"},
+		{"a missing column", 1, 10, 2, "2 placeholders, the parameter batch has 1 column"},
 		{"columns for a statement without placeholders", 1, 1, 0, "0 placeholders"},
 		{"values at the limit", 64, maxParamValues / 64, 64, ""},
 		{"values beyond the limit", 64, maxParamValues/64 + 1, 64, "may be bound"},

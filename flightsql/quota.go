@@ -7,6 +7,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // Prepared statements and transactions live until their client closes
@@ -55,7 +57,7 @@ func (s *Server) admit(u *user, register func()) error {
 func (s *Server) admitLocked(u *user) (evicted *prepared, err error) {
 	if us := s.usage[u]; us != nil && us.open >= s.cfg.MaxOpenPerUser {
 		if evicted = s.leastRecentlyUsedLocked(u); evicted == nil {
-			return nil, status.Errorf(codes.ResourceExhausted, "fluss flightsql: user %q has %d transactions open, the most allowed; end some first", u.name, us.open)
+			return nil, status.Errorf(codes.ResourceExhausted, "fluss flightsql: user %q has %s open, the most allowed; end some first", u.name, plural.Count(us.open, "transaction"))
 		}
 		delete(s.prepared, evicted.handle)
 		s.releaseLocked(u, evicted.bound)
@@ -105,7 +107,7 @@ func (s *Server) bind(p *prepared, rdr array.RecordReader, keepEmpty bool) error
 	}
 	params, err := paramRows(rdr, p.nparams, min(maxParamValues, room))
 	if errors.Is(err, errBindSize) {
-		return status.Errorf(codes.ResourceExhausted, "%v (the user's other prepared statements hold %d bound values)", err, held)
+		return status.Errorf(codes.ResourceExhausted, "%v (the user's other prepared statements hold %s)", err, plural.Count(held, "bound value"))
 	}
 	if err != nil {
 		return status.Error(codes.InvalidArgument, err.Error())
@@ -121,7 +123,7 @@ func (s *Server) bind(p *prepared, rdr array.RecordReader, keepEmpty bool) error
 	}
 	if held+n > s.bindBudget {
 		// Another bind of the user's took the room meanwhile.
-		return status.Error(codes.ResourceExhausted, fmt.Sprintf("fluss flightsql: %v: %d values to bind, the user's other prepared statements hold %d", errBindSize, n, held))
+		return status.Error(codes.ResourceExhausted, fmt.Sprintf("fluss flightsql: %v: %s to bind, the user's other prepared statements hold %d", errBindSize, plural.Count(n, "value"), held))
 	}
 	s.usage[p.u].bound += n - p.bound
 	p.bound = n

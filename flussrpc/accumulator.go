@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // The write path, shared by AppendWriter and UpsertWriter:
@@ -364,7 +366,7 @@ func (e *WriteError) Error() string {
 	if e.Partition != "" {
 		where += " partition " + e.Partition
 	}
-	return fmt.Sprintf("flussrpc: writing %d records to %s bucket %d: %v", e.Records, where, e.Bucket, e.Err)
+	return fmt.Sprintf("flussrpc: writing %s to %s bucket %d: %v", plural.Count(e.Records, "record"), where, e.Bucket, e.Err)
 }
 
 // Unwrap returns the cause.
@@ -433,9 +435,9 @@ type FlushError struct {
 // Error summarises the failures.
 func (e *FlushError) Error() string {
 	if len(e.Errs) == 0 {
-		return fmt.Sprintf("flussrpc: %d records failed", e.FailedRecords)
+		return fmt.Sprintf("flussrpc: %s failed", plural.Count(e.FailedRecords, "record"))
 	}
-	return fmt.Sprintf("flussrpc: %d records failed; first: %v", e.FailedRecords, e.Errs[0])
+	return fmt.Sprintf("flussrpc: %s failed; first: %v", plural.Count(e.FailedRecords, "record"), e.Errs[0])
 }
 
 // Unwrap gives errors.Is and errors.As access to every batch error.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // A Fluss 0.9.1 coordinator under load sometimes misses a new table or
@@ -192,8 +193,8 @@ func (a *Admin) pollPartitions(ctx context.Context, path TablePath, want int) ([
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, fmt.Errorf("flussrpc: table %s %w: %d of its %d pre-created partitions after %s (%w); the coordinator may have missed its creation: drop and create it again, or restart the coordinator",
-				path, ErrNoLeaders, len(parts), want, time.Since(start).Round(time.Millisecond), ctx.Err())
+			return nil, fmt.Errorf("flussrpc: table %s %w: %d of its %s after %s (%w); the coordinator may have missed its creation: drop and create it again, or restart the coordinator",
+				path, ErrNoLeaders, len(parts), plural.Count(want, "pre-created partition"), time.Since(start).Round(time.Millisecond), ctx.Err())
 		case <-t.C:
 		}
 		delay = min(2*delay, leaderWaitMax)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // MaxStoredMetadataBytes bounds the JSON of a table or database descriptor,
@@ -40,9 +42,9 @@ func checkStoredSize(what string, size int, options ...map[string]string) error 
 	}
 	var culprit string
 	if largestSize > 0 {
-		culprit = fmt.Sprintf("; its largest option is %s with %d bytes", quoteShort(largest), largestSize)
+		culprit = fmt.Sprintf("; its largest option is %s with %s", quoteShort(largest), plural.Count(largestSize, "byte"))
 	}
-	return fmt.Errorf("flussrpc: %s takes %d bytes, %w (at most %d, one ZooKeeper node)%s", what, size, ErrMetadataTooLarge, MaxStoredMetadataBytes, culprit)
+	return fmt.Errorf("flussrpc: %s takes %s, %w (at most %d, one ZooKeeper node)%s", what, plural.Count(size, "byte"), ErrMetadataTooLarge, MaxStoredMetadataBytes, culprit)
 }
 
 // quoteShort quotes s, cut to 64 bytes: an option key may itself be huge.

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // AppendOptions configure an AppendWriter; see WriterOptions.
@@ -99,7 +100,7 @@ func (w *AppendWriter) Table() *Table { return w.t }
 // the WriteResult and Flush.
 func (w *AppendWriter) Append(ctx context.Context, row []any) (WriteResult, error) {
 	if len(row) != w.ncols {
-		return WriteResult{}, fmt.Errorf("flussrpc: row has %d values, table %s has %d columns", len(row), w.t.info.Path, w.ncols)
+		return WriteResult{}, fmt.Errorf("flussrpc: row has %s, table %s has %s", plural.Count(len(row), "value"), w.t.info.Path, plural.Count(w.ncols, "column"))
 	}
 	phys, pid, err := rowTarget(ctx, w.t, w.parts, row)
 	if err != nil {

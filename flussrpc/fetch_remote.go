@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/pb"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // Reading log segments that the tablet server has already moved to remote
@@ -172,7 +173,7 @@ func readSegmentBatches(path string, pos int64, maxBytes int, line codec.ServerL
 	}
 	size := st.Size()
 	if pos < 0 || pos > size {
-		return nil, false, fmt.Errorf("flussrpc: position %d outside %s (%d bytes)", pos, path, size)
+		return nil, false, fmt.Errorf("flussrpc: position %d outside %s (%s)", pos, path, plural.Count(size, "byte"))
 	}
 	rest := size - pos
 	if rest < codec.LogOverhead {
@@ -184,7 +185,7 @@ func readSegmentBatches(path string, pos int64, maxBytes int, line codec.ServerL
 	}
 	first := int64(int32(uint32(hdr[8])|uint32(hdr[9])<<8|uint32(hdr[10])<<16|uint32(hdr[11])<<24)) + codec.LogOverhead
 	if first < codec.V0HeaderSize || first > rest {
-		return nil, false, fmt.Errorf("%w: batch of %d bytes at %d in %s (%d bytes left)", codec.ErrCorrupt, first, pos, path, rest)
+		return nil, false, fmt.Errorf("%w: batch of %s at %d in %s (%s left)", codec.ErrCorrupt, plural.Count(first, "byte"), pos, path, plural.Count(rest, "byte"))
 	}
 	n := min(rest, max(first, int64(maxBytes)))
 	buf := make([]byte, n)

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gofluss/fluss/flussrpc/pb"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // Frame layout (all header integers big-endian):
@@ -111,7 +112,7 @@ func encodeRequest(api APIKey, version int16, req proto.Message, maxSize int) (r
 }
 
 func requestTooLarge(api APIKey, total, maxSize int) error {
-	return fmt.Errorf("flussrpc: %s request of %d bytes exceeds the %d byte limit", api, total, maxSize)
+	return fmt.Errorf("flussrpc: %s request of %s exceeds the %d byte limit", api, plural.Count(total, "byte"), maxSize)
 }
 
 // setRequestID writes the request id into an encoded request frame.
@@ -172,7 +173,7 @@ func parseResponse(p []byte) (responseFrame, error) {
 	switch typ := responseType(p[0]); typ {
 	case respSuccess, respError:
 		if len(p) < responseHeaderSize {
-			return responseFrame{}, fmt.Errorf("%w: response header of %d bytes", errFrame, len(p))
+			return responseFrame{}, fmt.Errorf("%w: response header of %s", errFrame, plural.Count(len(p), "byte"))
 		}
 		id := int32(binary.BigEndian.Uint32(p[1:5]))
 		return responseFrame{typ: typ, requestID: id, body: p[responseHeaderSize:]}, nil

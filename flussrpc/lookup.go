@@ -9,6 +9,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // Lookuper reads rows of a primary-key table by their full primary key.
@@ -153,7 +154,7 @@ func (l *Lookuper) KeyColumns() []string { return slices.Clone(l.t.info.Descript
 // the shape the key encoders read.
 func (r *lookupRouting) fullRow(keyCols []int, key []any) ([]any, error) {
 	if len(key) != len(keyCols) {
-		return nil, fmt.Errorf("flussrpc: lookup key has %d values, want %d", len(key), len(keyCols))
+		return nil, fmt.Errorf("flussrpc: lookup key has %s, want %d", plural.Count(len(key), "value"), len(keyCols))
 	}
 	row := make([]any, len(r.types))
 	for i, p := range keyCols {

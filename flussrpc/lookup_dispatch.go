@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gofluss/fluss/flussrpc/pb"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // Lookup scheduling. Keys are queued per bucket-leader server. A key for a
@@ -395,7 +396,7 @@ func (d *lookupDispatcher) send(ctx context.Context, node ServerNode, batch []*l
 				d.failed(c, r.err)
 			}
 		case len(r.values) != len(g.calls):
-			err := fmt.Errorf("flussrpc: %s answered %d values for %d keys of bucket %d", node.UID(), len(r.values), len(g.calls), g.key.bucket)
+			err := fmt.Errorf("flussrpc: %s answered %s for %s of bucket %d", node.UID(), plural.Count(len(r.values), "value"), plural.Count(len(g.calls), "key"), g.key.bucket)
 			for _, c := range g.calls {
 				c.finish(nil, nil, err)
 			}

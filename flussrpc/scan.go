@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // Defaults of LogScanOptions; the names in parentheses are the Java client
@@ -287,7 +288,7 @@ func (s *LogScanner) SubscribeAll(ctx context.Context, start ScanStart) error {
 func (s *LogScanner) subscribe(ctx context.Context, partition string, buckets []int32, start ScanStart) error {
 	for _, bucket := range buckets {
 		if bucket < 0 || int(bucket) >= s.t.info.NumBuckets() {
-			return fmt.Errorf("flussrpc: bucket %d out of range for %s (%d buckets)", bucket, s.t.info.Path, s.t.info.NumBuckets())
+			return fmt.Errorf("flussrpc: bucket %d out of range for %s (%s)", bucket, s.t.info.Path, plural.Count(s.t.info.NumBuckets(), "bucket"))
 		}
 	}
 	path := PhysicalPath{TablePath: s.t.info.Path, Partition: partition}
@@ -579,7 +580,7 @@ func (s *LogScanner) growFetch(b *scanBucket, got int) error {
 		cur = s.opts.MaxBucketFetchBytes
 	}
 	if int64(cur) >= maxFetchGrowth {
-		return fmt.Errorf("flussrpc: a batch of bucket %d of %s is larger than %d bytes (got %d bytes of it)", b.id.bucket, b.path, cur, got)
+		return fmt.Errorf("flussrpc: a batch of bucket %d of %s is larger than %s (got %s of it)", b.id.bucket, b.path, plural.Count(cur, "byte"), plural.Count(got, "byte"))
 	}
 	b.fetchBytes = int32(min(2*int64(cur), maxFetchGrowth))
 	return nil

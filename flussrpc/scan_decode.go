@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // projection is a scan's column selection against the table's schema as
@@ -149,7 +150,7 @@ func (d *scanDecoders) eachBatch(c *completedFetch, cur readWindow, fn batchFunc
 		p := c.prep.batch(i)
 		h := &b.Header
 		if h.BaseOffset < 0 || h.LastOffsetDelta < 0 || int64(h.LastOffsetDelta) < int64(h.RecordCount)-1 {
-			return next, fmt.Errorf("%w: batch at offset %d has %d records but last offset delta %d", codec.ErrCorrupt, h.BaseOffset, h.RecordCount, h.LastOffsetDelta)
+			return next, fmt.Errorf("%w: batch at offset %d has %s but last offset delta %d", codec.ErrCorrupt, h.BaseOffset, plural.Count(h.RecordCount, "record"), h.LastOffsetDelta)
 		}
 		if cur.from >= 0 && h.LastOffset() < cur.from {
 			continue
@@ -176,7 +177,7 @@ func (d *scanDecoders) eachBatch(c *completedFetch, cur readWindow, fn batchFunc
 		return next, errTruncatedBatch
 	}
 	if !seen && len(c.records) > 0 {
-		return next, fmt.Errorf("%w: %d fetched bytes hold no complete batch", codec.ErrCorrupt, len(c.records))
+		return next, fmt.Errorf("%w: no complete batch in %s", codec.ErrCorrupt, plural.Count(len(c.records), "fetched byte"))
 	}
 	return next, nil
 }

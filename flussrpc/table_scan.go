@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // ErrRowCap is wrapped by TableScan.Next when the table holds more rows
@@ -71,7 +73,7 @@ func (s *TableScan) Next(ctx context.Context) ([][]any, error) {
 		}
 		s.scanned += int64(len(rows))
 		if s.scanned > s.maxRows {
-			return nil, fmt.Errorf("%w: %s holds more than %d rows", ErrRowCap, s.t.info.Path, s.maxRows)
+			return nil, fmt.Errorf("%w: %s holds more than %s", ErrRowCap, s.t.info.Path, plural.Count(s.maxRows, "row"))
 		}
 		if len(rows) > 0 {
 			return rows, nil

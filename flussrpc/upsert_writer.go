@@ -11,6 +11,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // MergeMode selects how PUT_KV merges a row into the stored one.
@@ -106,7 +107,7 @@ func (t *Table) NewUpsertWriter(opts UpsertOptions) (*UpsertWriter, error) {
 		w.target = make([]bool, w.ncols)
 		for _, i := range idx {
 			if i < 0 || i >= w.ncols {
-				return nil, fmt.Errorf("flussrpc: target column index %d out of range for %d columns", i, w.ncols)
+				return nil, fmt.Errorf("flussrpc: target column index %d out of range for %s", i, plural.Count(w.ncols, "column"))
 			}
 			w.target[i] = true
 		}
@@ -149,7 +150,7 @@ func (w *UpsertWriter) Delete(ctx context.Context, row []any) (WriteResult, erro
 
 func (w *UpsertWriter) write(ctx context.Context, row []any, del bool) (WriteResult, error) {
 	if len(row) != w.ncols {
-		return WriteResult{}, fmt.Errorf("flussrpc: row has %d values, table %s has %d columns", len(row), w.t.info.Path, w.ncols)
+		return WriteResult{}, fmt.Errorf("flussrpc: row has %s, table %s has %s", plural.Count(len(row), "value"), w.t.info.Path, plural.Count(w.ncols, "column"))
 	}
 	if w.target != nil && !del {
 		row = slices.Clone(row)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/parser"
 )
 
@@ -196,7 +197,7 @@ func (p *planCtx) insertRows(values [][]parser.Expr, r *rowType, target []int, s
 	var rows [][]Value
 	for ri, row := range values {
 		if len(row) != len(target) {
-			return nil, errf("VALUES", "row %d has %d values but %d columns are written (%s)", ri+1, len(row), len(target), fmtCols(r, target))
+			return nil, errf("VALUES", "row %d has %s for %s (%s)", ri+1, plural.Count(len(row), "value"), plural.Count(len(target), "column"), fmtCols(r, target))
 		}
 		vals := make([]Value, len(r.names))
 		set := make([]bool, len(r.names))

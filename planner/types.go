@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/parser"
 	"github.com/gofluss/fluss/typeconv"
 )
@@ -131,7 +132,7 @@ func convertRow(fields []parser.Expr, t schema.DataType, loc *time.Location) (an
 		return nil, fmt.Errorf("a ROW value does not fit type %s", t)
 	}
 	if len(fields) != len(t.Fields) {
-		return nil, fmt.Errorf("ROW value has %d fields, type %s has %d", len(fields), t, len(t.Fields))
+		return nil, fmt.Errorf("ROW value has %s, type %s has %d", plural.Count(len(fields), "field"), t, len(t.Fields))
 	}
 	out := make([]any, len(fields))
 	for i, f := range fields {
@@ -323,7 +324,7 @@ func convertLit(l *parser.Literal, t schema.DataType, loc *time.Location) (any, 
 			return nil, bad()
 		}
 		if t.Root == schema.RootBinary && len(b) > t.Length {
-			return nil, fmt.Errorf("%d bytes do not fit %s", len(b), t)
+			return nil, fmt.Errorf("%s do not fit %s", plural.Count(len(b), "byte"), t)
 		}
 		return b, nil
 	case schema.RootDate:

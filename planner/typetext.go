@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/parser"
 )
 
@@ -81,7 +82,7 @@ func fromParser(t *parser.DataType, lenient bool, depth int) (schema.DataType, e
 		return schema.DataType{}, &InvalidTypeError{Text: "<nil>", Err: errors.New("missing type")}
 	}
 	if depth > maxTypeDepth {
-		return schema.DataType{}, &InvalidTypeError{Text: typeText(t), Err: fmt.Errorf("types nest deeper than %d levels", maxTypeDepth)}
+		return schema.DataType{}, &InvalidTypeError{Text: typeText(t), Err: fmt.Errorf("types nest deeper than %s", plural.Count(maxTypeDepth, "level"))}
 	}
 	var dt schema.DataType
 	switch t.Kind {

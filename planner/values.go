@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/parser"
 )
 
@@ -305,7 +306,7 @@ func classify(e parser.Expr, r *rowType, clause string) (conj, *Error) {
 			for _, item := range x.List {
 				t, ok := item.(*parser.TupleExpr)
 				if !ok || len(t.Exprs) != len(idx) {
-					return c, errf(clause, "tuple IN needs rows of %d values: %s", len(idx), exprText(e))
+					return c, errf(clause, "tuple IN needs rows of %s: %s", plural.Count(len(idx), "value"), exprText(e))
 				}
 				rows = append(rows, t.Exprs)
 			}
@@ -617,7 +618,7 @@ func (p *planCtx) keyValues(cs []conj, keyCols []int, r *rowType, clause string)
 		}
 		keys = next
 		if len(keys) > maxKeys {
-			return nil, nil, nil, errf(clause, "the WHERE clause expands to more than %d keys; split the statement", maxKeys)
+			return nil, nil, nil, errf(clause, "the WHERE clause expands to more than %s; split the statement", plural.Count(maxKeys, "key"))
 		}
 	}
 	if tuples != nil {
@@ -633,7 +634,7 @@ func (p *planCtx) keyValues(cs []conj, keyCols []int, r *rowType, clause string)
 		}
 		keys = next
 		if len(keys) > maxKeys {
-			return nil, nil, nil, errf(clause, "the WHERE clause expands to more than %d keys; split the statement", maxKeys)
+			return nil, nil, nil, errf(clause, "the WHERE clause expands to more than %s; split the statement", plural.Count(maxKeys, "key"))
 		}
 	}
 	return keys, used, nil, nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // ErrNotNull is matched (errors.Is) by every *NullError.
@@ -149,7 +150,7 @@ func valueText(v any) string {
 		return quoteTrunc(x)
 	case []byte:
 		if len(x) > 32 {
-			return fmt.Sprintf("%x... (%d bytes)", x[:32], len(x))
+			return fmt.Sprintf("%x... (%s)", x[:32], plural.Count(len(x), "byte"))
 		}
 		return fmt.Sprintf("%x", x)
 	case time.Time:

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 const (
@@ -63,7 +64,7 @@ func convErr(t schema.DataType, v any, path, reason string, err error) error {
 
 func (c *inConv) convert(t schema.DataType, v any, path string, depth int) (any, error) {
 	if depth > maxValueDepth {
-		return nil, convErr(t, v, path, fmt.Sprintf("value nests deeper than %d levels", maxValueDepth), nil)
+		return nil, convErr(t, v, path, fmt.Sprintf("value nests deeper than %s", plural.Count(maxValueDepth, "level")), nil)
 	}
 	v, err := unwrap(t, v, path)
 	if err != nil {
@@ -192,7 +193,7 @@ func unwrap(t schema.DataType, v any, path string) (any, error) {
 		}
 		return v, nil
 	}
-	return nil, convErr(t, v, path, fmt.Sprintf("more than %d levels of pointers or Valuers", maxUnwrap), nil)
+	return nil, convErr(t, v, path, fmt.Sprintf("more than %s of pointers or Valuers", plural.Count(maxUnwrap, "level")), nil)
 }
 
 // ---- BOOLEAN ----
@@ -453,7 +454,7 @@ func (c *inConv) toString(t schema.DataType, v any, path string) (string, error)
 	}
 	if t.Root == schema.RootChar {
 		if n := utf8.RuneCountInString(s); n > t.Length {
-			return "", convErr(t, v, path, fmt.Sprintf("%d characters exceed the length %d", n, t.Length), ErrOutOfRange)
+			return "", convErr(t, v, path, fmt.Sprintf("%s exceed the length %d", plural.Count(n, "character"), t.Length), ErrOutOfRange)
 		}
 	}
 	return s, nil
@@ -493,7 +494,7 @@ func (c *inConv) toBytes(t schema.DataType, v any, path string) ([]byte, error) 
 		}
 	}
 	if t.Root == schema.RootBinary && len(b) > t.Length {
-		return nil, convErr(t, v, path, fmt.Sprintf("%d bytes exceed the length %d", len(b), t.Length), ErrOutOfRange)
+		return nil, convErr(t, v, path, fmt.Sprintf("%s exceed the length %d", plural.Count(len(b), "byte"), t.Length), ErrOutOfRange)
 	}
 	return b, nil
 }
@@ -518,7 +519,7 @@ func (c *inConv) toDecimal(t schema.DataType, v any, path string) (codec.Decimal
 	case *big.Rat:
 		d, err = decTextOfRat(x, s)
 		if errors.Is(err, ErrFraction) {
-			return fail(fmt.Sprintf("has more than %d fractional digits (values are never rounded)", s), ErrFraction)
+			return fail(fmt.Sprintf("has more than %s (values are never rounded)", plural.Count(s, "fractional digit")), ErrFraction)
 		}
 	case *big.Float:
 		if x.IsInf() {
@@ -530,7 +531,7 @@ func (c *inConv) toDecimal(t schema.DataType, v any, path string) (codec.Decimal
 		if exp := x.MantExp(nil); x.Sign() != 0 && exp > 130 {
 			return fail("out of range", ErrOutOfRange)
 		} else if x.Sign() != 0 && exp < -130 {
-			return fail(fmt.Sprintf("has more than %d fractional digits (values are never rounded)", s), ErrFraction)
+			return fail(fmt.Sprintf("has more than %s (values are never rounded)", plural.Count(s, "fractional digit")), ErrFraction)
 		}
 		d, err = parseDecText(x.Text('g', -1))
 	case bool:
@@ -580,9 +581,9 @@ func (c *inConv) toDecimal(t schema.DataType, v any, path string) (codec.Decimal
 	u, err := d.scaled(s, p)
 	switch {
 	case errors.Is(err, ErrFraction):
-		return fail(fmt.Sprintf("has more than %d fractional digits (values are never rounded)", s), ErrFraction)
+		return fail(fmt.Sprintf("has more than %s (values are never rounded)", plural.Count(s, "fractional digit")), ErrFraction)
 	case errors.Is(err, ErrOutOfRange):
-		return fail(fmt.Sprintf("%d integer digits exceed the %d the type holds", d.intDigits(), p-s), ErrOutOfRange)
+		return fail(fmt.Sprintf("%s, more than the %d the type holds", plural.Count(d.intDigits(), "integer digit"), p-s), ErrOutOfRange)
 	case err != nil:
 		return fail("invalid decimal", err)
 	}
@@ -1105,7 +1106,7 @@ func (c *inConv) toRow(t schema.DataType, v any, path string, depth int) (any, e
 	}
 	positional := func(n int, get func(int) any) (any, error) {
 		if n != len(fields) {
-			return nil, convErr(t, v, path, fmt.Sprintf("%d values for %d ROW fields", n, len(fields)), nil)
+			return nil, convErr(t, v, path, fmt.Sprintf("%s for %s", plural.Count(n, "value"), plural.Count(len(fields), "ROW field")), nil)
 		}
 		for i := range fields {
 			if err := setField(i, get(i)); err != nil {

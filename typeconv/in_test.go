@@ -304,7 +304,7 @@ func TestToValueDecimal(t *testing.T) {
 		{typ: d52, in: "1.5e2", want: testkit.Decimal(t, "150.00", 5, 2)},
 		{typ: d52, in: "12345e-2", want: testkit.Decimal(t, "123.45", 5, 2)},
 		{typ: d52, in: "1.234", err: "has more than 2 fractional digits (values are never rounded)", is: ErrFraction},
-		{typ: d52, in: "1234.5", err: "4 integer digits exceed the 3 the type holds", is: ErrOutOfRange},
+		{typ: d52, in: "1234.5", err: "4 integer digits, more than the 3 the type holds", is: ErrOutOfRange},
 		{typ: d52, in: "1e1000000", is: ErrOutOfRange},
 		{typ: d52, in: "-0", want: testkit.Decimal(t, "0", 5, 2)},
 		{typ: d52, in: "NaN", err: "invalid decimal syntax"},

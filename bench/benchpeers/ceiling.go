@@ -18,6 +18,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/pb"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // The server ceiling: the requests a client would send for a workload,
@@ -482,7 +483,7 @@ func (rc *replayConn) readResponse() (int32, []byte, error) {
 	}
 	n := int(binary.BigEndian.Uint32(hdr[:])) - 5
 	if n < 0 || n > 64<<20 {
-		return 0, nil, fmt.Errorf("response frame of %d bytes", n)
+		return 0, nil, fmt.Errorf("response frame of %s", plural.Count(n, "byte"))
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(rc.r, body); err != nil {

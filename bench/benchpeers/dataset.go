@@ -9,6 +9,8 @@ import (
 	"github.com/gofluss/fluss/bench/internal/workload"
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // dataDB is the database of the tables that outlive a run: the analytic
@@ -115,10 +117,10 @@ func fillTable(ctx context.Context, c *flussrpc.Client, name string, desc schema
 			return err
 		}
 		if got == int64(n) {
-			fmt.Fprintf(os.Stderr, "reusing %s.%s (%d rows)\n", dataDB, name, n)
+			fmt.Fprintf(os.Stderr, "reusing %s.%s (%s)\n", dataDB, name, plural.Count(n, "row"))
 			return nil
 		}
-		fmt.Fprintf(os.Stderr, "%s.%s holds %d records, not %d: making it again\n", dataDB, name, got, n)
+		fmt.Fprintf(os.Stderr, "%s.%s holds %s, not %d: making it again\n", dataDB, name, plural.Count(got, "record"), n)
 		if err := c.Admin().DropTable(ctx, path, true); err != nil {
 			return err
 		}
@@ -140,7 +142,7 @@ func fillTable(ctx context.Context, c *flussrpc.Client, name string, desc schema
 		return err
 	}
 	el := time.Since(start)
-	fmt.Fprintf(os.Stderr, "filled %s.%s with %d rows in %.1fs (%s rows/s)\n", dataDB, name, n, el.Seconds(), humanCount(float64(n)/el.Seconds()))
+	fmt.Fprintf(os.Stderr, "filled %s.%s with %s in %.1fs (%s rows/s)\n", dataDB, name, plural.Count(n, "row"), el.Seconds(), humanCount(float64(n)/el.Seconds()))
 	return nil
 }
 

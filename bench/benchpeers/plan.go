@@ -18,6 +18,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/internal/cluster"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 type options struct {
@@ -291,8 +292,8 @@ func orchestrate(ctx context.Context, o options) error {
 		rd.drop()
 	}
 	tbl := report(cs, runs)
-	head := fmt.Sprintf("benchpeers %s: %d rows, %d rounds, lookups for %s each; load average %s at the start, %s at the end; %d CPUs, %s of their time stolen by the hypervisor\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), o.rows, o.rounds, o.lookupTime, startLoad, loadAverage(), numCPU(), stolenSince(startCPU, startCPUOK))
+	head := fmt.Sprintf("benchpeers %s: %s, %s, lookups for %s each; load average %s at the start, %s at the end; %s, %s of their time stolen by the hypervisor\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), plural.Count(o.rows, "row"), plural.Count(o.rounds, "round"), o.lookupTime, startLoad, loadAverage(), plural.Count(numCPU(), "CPU"), stolenSince(startCPU, startCPUOK))
 	tbl += ratioLines(cs, runs)
 	fmt.Print(head + tbl)
 	if o.out != "" {

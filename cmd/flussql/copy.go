@@ -18,6 +18,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/typeconv"
 )
 
@@ -318,7 +319,7 @@ func (s *shell) copyFrom(ctx context.Context, spec *copySpec) error {
 				return fmt.Errorf("%s:%d: %w", spec.File, line, err)
 			}
 			if len(rec) != len(cols) {
-				return fmt.Errorf("%s:%d: %d fields, expected %d (%s)", spec.File, line, len(rec), len(cols), strings.Join(cols, ", "))
+				return fmt.Errorf("%s:%d: %s, expected %d (%s)", spec.File, line, plural.Count(len(rec), "field"), len(cols), strings.Join(cols, ", "))
 			}
 			row := make([]any, len(rec))
 			for i, fl := range rec {
@@ -341,7 +342,7 @@ func (s *shell) copyFrom(ctx context.Context, spec *copySpec) error {
 	cerr := ld.Close()
 	prog.finish()
 	if loadErr != nil {
-		return fmt.Errorf("%w (%d rows were loaded before the failure)", loadErr, ld.Loaded())
+		return fmt.Errorf("%w (%s loaded before the failure)", loadErr, plural.Count(ld.Loaded(), "row"))
 	}
 	if cerr != nil {
 		return cerr

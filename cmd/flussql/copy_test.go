@@ -153,7 +153,7 @@ func TestCopyFromErrors(t *testing.T) {
 		s, mock, _, _ := mockShell(t)
 		desc(mock)
 		err := s.runMeta(context.Background(), `\copy t FROM '`+file+`'`, nil)
-		if err == nil || !strings.Contains(err.Error(), "in.csv:2: 1 fields, expected 2 (id, v)") {
+		if err == nil || !strings.Contains(err.Error(), "in.csv:2: 1 field, expected 2 (id, v)") {
 			t.Errorf("err = %v", err)
 		}
 	})
@@ -171,7 +171,7 @@ func TestCopyFromErrors(t *testing.T) {
 		os.WriteFile(file, []byte("1,a\n"), 0o644)
 		mock.ExpectExec(insertSQL("t", []string{"id", "v"}, 1)).WillReturnError(errors.New("fluss: INSERT statements are not executed by this version of the driver yet"))
 		err := s.runMeta(context.Background(), `\copy t FROM '`+file+`'`, nil)
-		if err == nil || !strings.Contains(err.Error(), "0 rows were loaded before the failure") {
+		if err == nil || !strings.Contains(err.Error(), "0 rows loaded before the failure") {
 			t.Errorf("err = %v", err)
 		}
 	})

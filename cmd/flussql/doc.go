@@ -62,7 +62,7 @@
 //	                    (SHOW TABLE OPTIONS); without TABLE, like \dt
 //	\x [on|off]         vertical (expanded) output
 //	\format [FORMAT]    show or change the output format (\pset format too)
-//	\timing [on|off]    print the time of each statement
+//	\timing [on|off]    print the time of each statement and \copy, after its output or error
 //	\conninfo           the connection, password redacted
 //	\i FILE             run a script; it stops at its first error
 //	\echo TEXT          print TEXT

@@ -38,7 +38,7 @@ Informational (arguments are identifiers as written in SQL)
 Output
   \x [on|off]            expanded (vertical) display
   \format [FORMAT]       show or set the output format: table csv tsv json jsonl vertical
-  \timing [on|off]       show the time each statement takes
+  \timing [on|off]       show the time each statement and \copy takes
 
 Query buffer
   \p                     show the statement being typed

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -257,6 +258,11 @@ func TestTiming(t *testing.T) {
 			m.ExpectQuery("CREATE DATABASE d").WillReturnError(errors.New("it exists"))
 		}, "<script>:1: ERROR: it exists\nTime: 1.500 ms\n"},
 		{"copy", "\\copy nonsense\n", func(sqlmock.Sqlmock) {}, ""},
+		{"copy that copies", "\\copy t TO STDOUT\n", func(m sqlmock.Sqlmock) {
+			m.ExpectQuery("SELECT * FROM t").WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow("x"))
+		}, "COPY 1\nTime: 1.500 ms\n"},
+		// Other meta commands run no statement and are not timed.
+		{"meta command", "\\timing on\n", func(sqlmock.Sqlmock) {}, "Timing is on.\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, mock, _, errOut := mockShell(t)
@@ -362,4 +368,54 @@ func TestTableBlocks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTableBlocksGolden: what the shell prints for results of exactly one
+// and two blocks of maxTableBuffer rows, row count included: each block
+// with its own header and widths, and no empty block after the last. The
+// golden files show each run of row lines by its first and last line.
+func TestTableBlocksGolden(t *testing.T) {
+	for _, n := range []int{maxTableBuffer, 2 * maxTableBuffer} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			s, mock, out, errOut := mockShell(t)
+			rows := sqlmock.NewRowsWithColumnDefinition(sqlmock.NewColumn("n").OfType("INT", int64(0)))
+			for i := 1; i <= n; i++ {
+				rows.AddRow(int64(i))
+			}
+			mock.ExpectQuery("SELECT n FROM t").WillReturnRows(rows)
+			if err := s.runStatement(context.Background(), "SELECT n FROM t"); err != nil {
+				t.Fatal(err)
+			}
+			if want := fmt.Sprintf("(%d rows)\n", n); errOut.String() != want {
+				t.Errorf("stderr = %q, want %q", errOut, want)
+			}
+			golden(t, fmt.Sprintf("table_blocks_%d", n), elideRows(out.String()))
+		})
+	}
+}
+
+// elideRows replaces each run of more than two lines that hold only a
+// number by its first line, a count of the lines left out, and its last.
+func elideRows(s string) string {
+	isRow := regexp.MustCompile(`^ *\d+$`).MatchString
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	var b strings.Builder
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && isRow(lines[j]) {
+			j++
+		}
+		if j-i > 2 {
+			fmt.Fprintf(&b, "%s\n... %d rows ...\n%s\n", lines[i], j-i-2, lines[j-1])
+			i = j
+			continue
+		}
+		if j == i {
+			j++
+		}
+		for ; i < j; i++ {
+			b.WriteString(lines[i] + "\n")
+		}
+	}
+	return b.String()
 }

@@ -501,7 +501,7 @@ func (p *progress) draw(t time.Time) {
 	if secs > 0 {
 		rate = float64(p.n) / secs
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K%d rows (%.0f rows/s)", p.n, rate)
+	fmt.Fprintf(p.w, "\r\x1b[K%s (%.0f rows/s)", plural.Count(p.n, "row"), rate)
 	p.drawn = true
 }
 

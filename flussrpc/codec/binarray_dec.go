@@ -2,21 +2,22 @@ package codec
 
 import (
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 func decodeBinaryArray(format RowFormat, et schema.DataType, b []byte) ([]any, error) {
 	if len(b) < 4 {
-		return nil, corrupt("array of %d bytes has no header", len(b))
+		return nil, corrupt("array of %s has no header", plural.Count(len(b), "byte"))
 	}
 	n := int(int32(le.Uint32(b)))
 	es := arraySlotSize(et)
 	// Bound the count by the bytes present before allocating anything.
 	if n < 0 || n > (len(b)-4)/es {
-		return nil, corrupt("array count %d does not fit in %d bytes", n, len(b))
+		return nil, corrupt("array count %d does not fit in %s", n, plural.Count(len(b), "byte"))
 	}
 	hdr := arrayHeaderSize(n)
 	if hdr+n*es > len(b) {
-		return nil, corrupt("array of %d elements needs %d bytes, has %d", n, hdr+n*es, len(b))
+		return nil, corrupt("array of %s needs %s, has %d", plural.Count(n, "element"), plural.Count(hdr+n*es, "byte"), len(b))
 	}
 	out := make([]any, n)
 	// Java appends variable parts in element order, so entries never
@@ -58,7 +59,7 @@ func varPart(arr *arrayBytes, v uint64) ([]byte, error) {
 		return nil, corrupt("array entry at %d overlaps earlier data (ends at %d)", off, arr.floor)
 	}
 	if off > uint64(len(arr.b)) || size > uint64(len(arr.b))-off {
-		return nil, corrupt("array entry [%d,+%d) outside %d bytes", off, size, len(arr.b))
+		return nil, corrupt("array entry [%d,+%d) outside %s", off, size, plural.Count(len(arr.b), "byte"))
 	}
 	arr.floor = int(off + size)
 	return arr.b[off : off+size], nil
@@ -68,7 +69,7 @@ func readArrayBytes(arr *arrayBytes, v uint64, slot []byte) ([]byte, error) {
 	if v&inlineMark != 0 {
 		n := int(v >> 56 & 0x7f)
 		if n > 7 {
-			return nil, corrupt("inline array entry of %d bytes", n)
+			return nil, corrupt("inline array entry of %s", plural.Count(n, "byte"))
 		}
 		return slot[:n], nil
 	}
@@ -114,11 +115,11 @@ func readArrayVar(format RowFormat, t schema.DataType, arr *arrayBytes, v uint64
 
 func decodeBinaryMap(format RowFormat, t schema.DataType, b []byte) (any, error) {
 	if len(b) < 4 {
-		return nil, corrupt("map of %d bytes has no header", len(b))
+		return nil, corrupt("map of %s has no header", plural.Count(len(b), "byte"))
 	}
 	kn := int(int32(le.Uint32(b)))
 	if kn < 0 || kn > len(b)-4 {
-		return nil, corrupt("map key array size %d outside %d bytes", kn, len(b))
+		return nil, corrupt("map key array size %d outside %s", kn, plural.Count(len(b), "byte"))
 	}
 	keys, err := decodeBinaryArray(format, *t.Key, b[4:4+kn])
 	if err != nil {
@@ -129,7 +130,7 @@ func decodeBinaryMap(format RowFormat, t schema.DataType, b []byte) (any, error)
 		return nil, err
 	}
 	if len(keys) != len(vals) {
-		return nil, corrupt("map has %d keys and %d values", len(keys), len(vals))
+		return nil, corrupt("map has %s and %s", plural.Count(len(keys), "key"), plural.Count(len(vals), "value"))
 	}
 	return Map{Keys: keys, Values: vals}, nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // ErrCorrupt is wrapped by every decoding error caused by malformed bytes.
@@ -47,7 +49,7 @@ func (r *reader) remaining() int { return len(r.b) - r.off }
 
 func (r *reader) need(n int) error {
 	if n < 0 || n > r.remaining() {
-		return corrupt("need %d bytes at offset %d, have %d", n, r.off, r.remaining())
+		return corrupt("need %s at offset %d, have %d", plural.Count(n, "byte"), r.off, r.remaining())
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // TypeError reports a Go value that does not fit the column type.
@@ -188,7 +189,7 @@ func asRow(t schema.DataType, v any) ([]any, error) {
 		return nil, err
 	}
 	if len(r) != len(t.Fields) {
-		return nil, typeErr(t, v, fmt.Sprintf("row has %d fields, type has %d", len(r), len(t.Fields)))
+		return nil, typeErr(t, v, fmt.Sprintf("row has %s, type has %d", plural.Count(len(r), "field"), len(t.Fields)))
 	}
 	return r, nil
 }

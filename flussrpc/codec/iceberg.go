@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // IcebergKeyEncoder encodes the single key column of a table whose lake
@@ -39,7 +40,7 @@ func NewIcebergKeyEncoder(rowTypes []schema.DataType, keyIdx []int) (*IcebergKey
 // AppendKey implements KeyEncoder.
 func (e *IcebergKeyEncoder) AppendKey(dst []byte, row []any) ([]byte, error) {
 	if e.idx >= len(row) {
-		return nil, fmt.Errorf("codec: row has %d values, key needs column %d", len(row), e.idx)
+		return nil, fmt.Errorf("codec: row has %s, key needs column %d", plural.Count(len(row), "value"), e.idx)
 	}
 	v, t := row[e.idx], e.typ
 	if v == nil {

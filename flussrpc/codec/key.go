@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // KeyEncoder turns the key columns of a full row into key bytes.
@@ -53,7 +54,7 @@ func (e *CompactedKeyEncoder) AppendKey(dst []byte, row []any) ([]byte, error) {
 	var err error
 	for i, k := range e.idx {
 		if k >= len(row) {
-			return nil, fmt.Errorf("codec: row has %d values, key needs column %d", len(row), k)
+			return nil, fmt.Errorf("codec: row has %s, key needs column %d", plural.Count(len(row), "value"), k)
 		}
 		if row[k] == nil {
 			return nil, fmt.Errorf("codec: key column %d is NULL", k)
@@ -77,7 +78,7 @@ func DecodeCompactedKey(keyTypes []schema.DataType, b []byte) ([]any, error) {
 		out[i] = v
 	}
 	if r.remaining() != 0 {
-		return nil, corrupt("%d trailing bytes after key", r.remaining())
+		return nil, corrupt("%s after key", plural.Count(r.remaining(), "trailing byte"))
 	}
 	return out, nil
 }

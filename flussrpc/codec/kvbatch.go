@@ -4,6 +4,8 @@ import (
 	"errors"
 	"hash/crc32"
 	"math"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // KV record batch (PUT_KV "records"), all LE:
@@ -90,10 +92,10 @@ type KvRecord struct {
 // ParseKvBatch parses one KV batch occupying all of b and verifies its CRC.
 func ParseKvBatch(b []byte) (KvBatch, error) {
 	if len(b) < KvHeaderSize {
-		return KvBatch{}, corrupt("KV batch of %d bytes", len(b))
+		return KvBatch{}, corrupt("KV batch of %s", plural.Count(len(b), "byte"))
 	}
 	if int(int32(le.Uint32(b)))+4 != len(b) {
-		return KvBatch{}, corrupt("KV batch length field does not match %d bytes", len(b))
+		return KvBatch{}, corrupt("KV batch length field does not match %s", plural.Count(len(b), "byte"))
 	}
 	if b[4] != kvMagic {
 		return KvBatch{}, corrupt("KV batch magic %d", b[4])
@@ -134,7 +136,7 @@ func parseKvRecords(p []byte, count int) ([]KvRecord, error) {
 		out = append(out, KvRecord{Key: key, Value: val})
 	}
 	if r.remaining() != 0 {
-		return nil, corrupt("%d trailing bytes after KV records", r.remaining())
+		return nil, corrupt("%s after KV records", plural.Count(r.remaining(), "trailing byte"))
 	}
 	return out, nil
 }
@@ -151,10 +153,10 @@ type ValueRecord struct {
 // [int32 length][int16 schema id][row]. Row slices alias b.
 func ParseValueBatch(b []byte) ([]ValueRecord, error) {
 	if len(b) < 9 {
-		return nil, corrupt("value batch of %d bytes", len(b))
+		return nil, corrupt("value batch of %s", plural.Count(len(b), "byte"))
 	}
 	if int(int32(le.Uint32(b)))+4 != len(b) {
-		return nil, corrupt("value batch length field does not match %d bytes", len(b))
+		return nil, corrupt("value batch length field does not match %s", plural.Count(len(b), "byte"))
 	}
 	if b[4] != 0 {
 		return nil, corrupt("value batch magic %d", b[4])
@@ -197,7 +199,7 @@ func BuildValueBatch(dst []byte, recs []ValueRecord) []byte {
 // schema id and row bytes (aliasing b).
 func ParseLookupValue(b []byte) (ValueRecord, error) {
 	if len(b) < 2 {
-		return ValueRecord{}, corrupt("value of %d bytes has no schema id", len(b))
+		return ValueRecord{}, corrupt("value of %s has no schema id", plural.Count(len(b), "byte"))
 	}
 	return ValueRecord{SchemaID: int16(le.Uint16(b)), Row: b[2:]}, nil
 }

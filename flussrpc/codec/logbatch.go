@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"slices"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // Log batch magic values.
@@ -292,7 +294,7 @@ func BuildArrowBatch(dst []byte, a ArrowBatch) ([]byte, error) {
 // RecordCount is 0.
 func AppendArrowBatch(dst []byte, a ArrowBatch, appendBody func(dst []byte) ([]byte, error)) ([]byte, error) {
 	if a.ChangeTypes != nil && len(a.ChangeTypes) != int(a.RecordCount) {
-		return nil, fmt.Errorf("codec: %d change types for %d records", len(a.ChangeTypes), a.RecordCount)
+		return nil, fmt.Errorf("codec: %s for %s", plural.Count(len(a.ChangeTypes), "change type"), plural.Count(a.RecordCount, "record"))
 	}
 	start := len(dst)
 	dst, _ = grow(dst, V0HeaderSize)

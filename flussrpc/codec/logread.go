@@ -2,6 +2,8 @@ package codec
 
 import (
 	"hash/crc32"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // LogBatch is one parsed log batch. Its slices alias the input bytes.
@@ -85,7 +87,7 @@ func (it *LogBatchIterator) Offset() int { return it.off }
 // ParseLogBatch parses exactly one batch occupying all of b.
 func ParseLogBatch(b []byte, line ServerLine) (LogBatch, error) {
 	if len(b) < LogOverhead+1 {
-		return LogBatch{}, corrupt("log batch of %d bytes", len(b))
+		return LogBatch{}, corrupt("log batch of %s", plural.Count(len(b), "byte"))
 	}
 	h := LogBatchHeader{
 		BaseOffset: int64(le.Uint64(b)),
@@ -93,14 +95,14 @@ func ParseLogBatch(b []byte, line ServerLine) (LogBatch, error) {
 		Magic:      b[12],
 	}
 	if int(h.Length)+LogOverhead != len(b) {
-		return LogBatch{}, corrupt("log batch length %d does not match %d bytes", h.Length, len(b))
+		return LogBatch{}, corrupt("log batch length %d does not match %s", h.Length, plural.Count(len(b), "byte"))
 	}
 	l, err := layoutOf(h.Magic, line)
 	if err != nil {
 		return LogBatch{}, err
 	}
 	if len(b) < l.header {
-		return LogBatch{}, corrupt("magic %d batch of %d bytes is shorter than its header", h.Magic, len(b))
+		return LogBatch{}, corrupt("magic %d batch of %s is shorter than its header", h.Magic, plural.Count(len(b), "byte"))
 	}
 	readHeader(b, l, &h)
 	out := LogBatch{Header: h, Raw: b, Payload: b[l.header:], crcStart: l.schemaID}
@@ -194,7 +196,7 @@ func (b *LogBatch) ArrowPayload() ([]ChangeType, []byte, error) {
 	}
 	n := int(b.Header.RecordCount)
 	if n > len(p) {
-		return nil, nil, corrupt("change-type vector of %d entries in %d bytes", n, len(p))
+		return nil, nil, corrupt("%s in a change-type vector of %s", plural.Count(n, "change type"), plural.Count(len(p), "byte"))
 	}
 	cts := make([]ChangeType, n)
 	for i := range cts {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // PaimonKeyEncoder encodes key columns as a Paimon BinaryRow, which is what
@@ -46,7 +47,7 @@ func (e *PaimonKeyEncoder) AppendKey(dst []byte, row []any) ([]byte, error) {
 	var err error
 	for i, k := range e.idx {
 		if k >= len(row) {
-			return nil, fmt.Errorf("codec: row has %d values, key needs column %d", len(row), k)
+			return nil, fmt.Errorf("codec: row has %s, key needs column %d", plural.Count(len(row), "value"), k)
 		}
 		if row[k] == nil {
 			setNullBit(dst[start:], i+8)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // RowDecoder decodes rows of a fixed schema from a binary row format into
@@ -48,7 +49,7 @@ func (d *RowDecoder) Decode(b []byte) ([]any, error) {
 // column; it returns dst.
 func (d *RowDecoder) DecodeInto(dst []any, b []byte) ([]any, error) {
 	if len(dst) != len(d.types) {
-		return nil, fmt.Errorf("codec: DecodeInto needs %d slots, got %d", len(d.types), len(dst))
+		return nil, fmt.Errorf("codec: DecodeInto needs %s, got %d", plural.Count(len(d.types), "slot"), len(dst))
 	}
 	return decodeRow(dst, d.format, d.types, b)
 }
@@ -76,7 +77,7 @@ func decodeCompactedRow(dst []any, types []schema.DataType, b []byte) ([]any, er
 		}
 	}
 	if r.remaining() != 0 {
-		return nil, corrupt("%d trailing bytes after compacted row", r.remaining())
+		return nil, corrupt("%s after compacted row", plural.Count(r.remaining(), "trailing byte"))
 	}
 	return dst, nil
 }
@@ -201,7 +202,7 @@ func decodeIndexedRow(dst []any, types []schema.DataType, b []byte) ([]any, erro
 		}
 	}
 	if r.remaining() != 0 {
-		return nil, corrupt("%d trailing bytes after indexed row", r.remaining())
+		return nil, corrupt("%s after indexed row", plural.Count(r.remaining(), "trailing byte"))
 	}
 	return dst, nil
 }

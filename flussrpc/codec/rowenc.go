@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // RowFormat selects the binary row layout.
@@ -113,7 +114,7 @@ func colErr(i int, err error) error { return fmt.Errorf("codec: column %d: %w", 
 
 func checkArity(types []schema.DataType, row []any) error {
 	if len(row) != len(types) {
-		return fmt.Errorf("codec: row has %d values, schema has %d columns", len(row), len(types))
+		return fmt.Errorf("codec: row has %s, schema has %s", plural.Count(len(row), "value"), plural.Count(len(types), "column"))
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"strings"
 	"time"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // Decimal is a Fluss DECIMAL(p, s) value: an unscaled integer plus
@@ -50,7 +52,7 @@ func NewDecimal(unscaled int64, precision, scale int) (Decimal, error) {
 	}
 	if precision <= 18 {
 		if unscaled >= pow10[precision] || unscaled <= -pow10[precision] {
-			return Decimal{}, fmt.Errorf("codec: unscaled value %d has more than %d digits", unscaled, precision)
+			return Decimal{}, fmt.Errorf("codec: unscaled value %d has more than %s", unscaled, plural.Count(precision, "digit"))
 		}
 	}
 	return Decimal{small: unscaled, precision: uint8(precision), scale: uint8(scale)}, nil
@@ -67,7 +69,7 @@ func NewDecimalBig(unscaled *big.Int, precision, scale int) (Decimal, error) {
 	}
 	limit := new(big.Int).Exp(bigTen, big.NewInt(int64(precision)), nil)
 	if new(big.Int).Abs(unscaled).Cmp(limit) >= 0 {
-		return Decimal{}, fmt.Errorf("codec: unscaled value %s has more than %d digits", unscaled, precision)
+		return Decimal{}, fmt.Errorf("codec: unscaled value %s has more than %s", unscaled, plural.Count(precision, "digit"))
 	}
 	return Decimal{big: new(big.Int).Set(unscaled), precision: uint8(precision), scale: uint8(scale)}, nil
 }
@@ -106,7 +108,7 @@ func scaledDigits(s string, scale int) (string, error) {
 	}
 	if len(frac) > scale {
 		if strings.Trim(frac[scale:], "0") != "" {
-			return "", fmt.Errorf("codec: decimal %q has more than %d fractional digits", s, scale)
+			return "", fmt.Errorf("codec: decimal %q has more than %s", s, plural.Count(scale, "fractional digit"))
 		}
 		frac = frac[:scale]
 	}
@@ -233,7 +235,7 @@ func decimalFromBytes(b []byte, precision, scale int) (Decimal, error) {
 		return NewDecimal(v, precision, scale)
 	}
 	if len(b) > 17 { // 10^38 needs 17 bytes; anything longer cannot fit
-		return Decimal{}, fmt.Errorf("codec: decimal of %d bytes exceeds precision %d", len(b), precision)
+		return Decimal{}, fmt.Errorf("codec: decimal of %s exceeds precision %d", plural.Count(len(b), "byte"), precision)
 	}
 	v := new(big.Int).SetBytes(b)
 	if b[0]&0x80 != 0 {

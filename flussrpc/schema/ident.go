@@ -3,6 +3,8 @@ package schema
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // MaxIdentifierLength is the longest database, table or partition-value
@@ -20,7 +22,7 @@ func ValidateIdentifier(name string, userObject bool) error {
 	case name == "":
 		return fmt.Errorf("schema: the empty string is not a valid name")
 	case len(name) > MaxIdentifierLength:
-		return fmt.Errorf("schema: name %q is longer than %d characters", name, MaxIdentifierLength)
+		return fmt.Errorf("schema: name %q is longer than %s", name, plural.Count(MaxIdentifierLength, "character"))
 	case userObject && strings.HasPrefix(name, ReservedPrefix):
 		return fmt.Errorf("schema: name %q uses the reserved prefix %q", name, ReservedPrefix)
 	}

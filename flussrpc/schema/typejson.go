@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // JSON keys of DataTypeJsonSerde.
@@ -223,7 +225,7 @@ const maxTypeDepth = 64
 
 func (o jsonObject) child(k string, depth int) (*DataType, error) {
 	if depth >= maxTypeDepth {
-		return nil, fmt.Errorf("schema: data type nested deeper than %d levels", maxTypeDepth)
+		return nil, fmt.Errorf("schema: data type nested deeper than %s", plural.Count(maxTypeDepth, "level"))
 	}
 	raw, ok := o[k]
 	if !ok {

@@ -329,3 +329,18 @@ func TestFailedStartShowsLogs(t *testing.T) {
 		t.Errorf("cluster directory left behind: %v", err)
 	}
 }
+
+// Issue 30: "started Fluss ... (1 coordinator, 1 tablet servers)".
+func TestShape(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Tablets: 1}, "1 coordinator, 1 tablet server"},
+		{Config{Tablets: 3, SASL: true}, "1 coordinator, 3 tablet servers, SASL"},
+	} {
+		if got := tc.cfg.shape(); got != tc.want {
+			t.Errorf("shape() = %q, want %q", got, tc.want)
+		}
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 func (c Config) pidFile(s server) string { return filepath.Join(c.Dir, s.name+".pid") }
@@ -182,7 +184,7 @@ func (c Config) logTails(lines int) string {
 		if err != nil {
 			continue
 		}
-		fmt.Fprintf(&b, "---- %s (%s), last %d lines ----\n%s\n", s.name, c.LogFile(s.name), lines, tail(string(data), lines))
+		fmt.Fprintf(&b, "---- %s (%s), last %s ----\n%s\n", s.name, c.LogFile(s.name), plural.Count(lines, "line"), tail(string(data), lines))
 	}
 	return b.String()
 }

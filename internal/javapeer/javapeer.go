@@ -31,6 +31,7 @@ import (
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/internal/cluster"
 	"github.com/gofluss/fluss/internal/peertest"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // callTimeout bounds one command; a scan of a few thousand rows on a busy
@@ -205,7 +206,7 @@ func (p *Peer) TryWrite(tb testing.TB, cmd, db, table string, cols []schema.Colu
 		return perr
 	}
 	if out.Written != len(rows) {
-		tb.Fatalf("Java peer %s wrote %d rows, want %d", cmd, out.Written, len(rows))
+		tb.Fatalf("Java peer %s wrote %s, want %d", cmd, plural.Count(out.Written, "row"), len(rows))
 	}
 	return nil
 }
@@ -230,7 +231,7 @@ func (p *Peer) Lookup(tb testing.TB, db, table string, keyCols, cols []schema.Co
 	}
 	p.must(tb, "lookup "+db+"."+table, p.Call(tb, map[string]any{"cmd": "lookup", "db": db, "table": table, "keys": tagged}, &out))
 	if len(out.Rows) != len(keys) {
-		tb.Fatalf("Java peer answered %d lookups for %d keys", len(out.Rows), len(keys))
+		tb.Fatalf("Java peer answered %s for %s", plural.Count(len(out.Rows), "lookup"), plural.Count(len(keys), "key"))
 	}
 	rows := make([][]any, len(keys))
 	for i, raw := range out.Rows {

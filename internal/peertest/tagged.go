@@ -13,6 +13,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // The tagged JSON both peers speak (documented in peers/pyfluss/peer.py
@@ -105,7 +106,7 @@ func Tag(t schema.DataType, v any) any {
 // UntagRow decodes a row of tagged JSON into codec values of cols.
 func UntagRow(cols []schema.Column, raw []json.RawMessage) ([]any, error) {
 	if len(raw) != len(cols) {
-		return nil, fmt.Errorf("peertest: row of %d values for %d columns", len(raw), len(cols))
+		return nil, fmt.Errorf("peertest: row of %s for %s", plural.Count(len(raw), "value"), plural.Count(len(cols), "column"))
 	}
 	out := make([]any, len(cols))
 	for i, r := range raw {
@@ -289,7 +290,7 @@ func Untag(t schema.DataType, x any) (any, error) {
 		}
 		xs, ok := v.([]any)
 		if !ok || len(xs) != len(t.Fields) {
-			return nil, fmt.Errorf("want %d row fields, got %v", len(t.Fields), v)
+			return nil, fmt.Errorf("want %s, got %v", plural.Count(len(t.Fields), "row field"), v)
 		}
 		out := make([]any, len(xs))
 		for i, f := range t.Fields {

@@ -11,6 +11,8 @@ import (
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/schema"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // The analytic workloads read two tables: a log of events, and a
@@ -99,7 +101,7 @@ func Query(name, tables string) (sql string, lookupJoin bool, err error) {
 // bits of floating-point sums: its row count and the sum of its integer
 // values. pyfluss_bench.py computes the same.
 func Digest(rows int, intSum int64) string {
-	return fmt.Sprintf("%d rows, integers sum to %d", rows, intSum)
+	return fmt.Sprintf("%s, integers sum to %d", plural.Count(rows, "row"), intSum)
 }
 
 // LoadArrow appends rows 0..n-1, made by row, to the log table t as

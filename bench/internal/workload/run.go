@@ -20,6 +20,7 @@ import (
 	"github.com/gofluss/fluss"
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/internal/paired"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // Job is one workload run, as the orchestrator hands it to a process.
@@ -221,7 +222,7 @@ func OpenBoundedScan(ctx context.Context, t *flussrpc.Table) (*flussrpc.LogScann
 
 func scanResult(got, want int, start time.Time) (Result, error) {
 	if got != want {
-		return Result{}, fmt.Errorf("scanned %d rows, want %d", got, want)
+		return Result{}, fmt.Errorf("scanned %s, want %d", plural.Count(got, "row"), want)
 	}
 	return Result{Ops: int64(got), Seconds: time.Since(start).Seconds()}, nil
 }

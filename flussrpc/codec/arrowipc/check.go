@@ -3,6 +3,8 @@ package arrowipc
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // checkData verifies that an array loaded from untrusted bytes is
@@ -19,10 +21,10 @@ func checkData(d arrow.ArrayData) error {
 	bufs := d.Buffers()
 	nulls := d.NullN()
 	if nulls < 0 || nulls > n {
-		return corrupt("array of length %d with %d nulls", n, nulls)
+		return corrupt("array of length %d with %s", n, plural.Count(nulls, "null"))
 	}
 	if nulls > 0 && (len(bufs) == 0 || bufLen(bufs[0]) < (end+7)/8) {
-		return corrupt("validity bitmap too short for %d values", end)
+		return corrupt("validity bitmap too short for %s", plural.Count(end, "value"))
 	}
 	switch t := d.DataType().(type) {
 	case *arrow.BooleanType:
@@ -51,7 +53,7 @@ func checkData(d arrow.ArrayData) error {
 		}
 		for _, c := range children {
 			if c.Len() < end {
-				return corrupt("struct child of %d values under %d rows", c.Len(), end)
+				return corrupt("struct child of %s under %s", plural.Count(c.Len(), "value"), plural.Count(end, "row"))
 			}
 			if err := checkData(c); err != nil {
 				return err
@@ -78,7 +80,7 @@ func needBuf(bufs []*memory.Buffer, i, size, n int) error {
 		return nil
 	}
 	if len(bufs) <= i || bufLen(bufs[i]) < size {
-		return corrupt("buffer %d shorter than the %d bytes %d values need", i, size, n)
+		return corrupt("buffer %d shorter than the %s needed for %s", i, plural.Count(size, "byte"), plural.Count(n, "value"))
 	}
 	return nil
 }
@@ -97,7 +99,7 @@ func checkOffsets(b *memory.Buffer, from, to, limit int) error {
 		prev = cur
 	}
 	if int(prev) > limit {
-		return corrupt("offset %d beyond %d values", prev, limit)
+		return corrupt("offset %d beyond %s", prev, plural.Count(limit, "value"))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // ColumnReader reads record batches of a list of Fluss columns (such as
@@ -36,7 +37,7 @@ func NewColumnReader(cols []schema.Column) (*ColumnReader, error) {
 
 func (cr *ColumnReader) checkWidth(rec arrow.RecordBatch) error {
 	if int(rec.NumCols()) != len(cr.getters) {
-		return fmt.Errorf("arrowipc: record has %d columns, reader expects %d", rec.NumCols(), len(cr.getters))
+		return fmt.Errorf("arrowipc: record has %s, reader expects %d", plural.Count(rec.NumCols(), "column"), len(cr.getters))
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // Decoder reads the Arrow part of ARROW log batches written with one Fluss
@@ -114,7 +115,7 @@ func (d *Decoder) check(payload []byte, recordCount int) (message, error) {
 		return message{}, err
 	}
 	if m.rows != int64(recordCount) {
-		return message{}, corrupt("Arrow message has %d rows, batch header says %d", m.rows, recordCount)
+		return message{}, corrupt("Arrow message has %s, batch header says %d", plural.Count(m.rows, "row"), recordCount)
 	}
 	if err := m.checkRows(d.schema); err != nil {
 		return message{}, err
@@ -152,7 +153,7 @@ type Message struct {
 // of its methods.
 func (d *Decoder) Split(payload []byte, recordCount int) (Message, error) {
 	if recordCount <= 0 {
-		return Message{}, corrupt("no message in a batch of %d records", recordCount)
+		return Message{}, corrupt("no message in a batch of %s", plural.Count(recordCount, "record"))
 	}
 	m, err := d.check(payload, recordCount)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // Compression is the Arrow body compression of a table
@@ -160,7 +161,7 @@ func (e *Encoder) Compression() Compression { return e.comp }
 func (e *Encoder) CheckRecord(rec arrow.RecordBatch) error {
 	got := rec.Schema()
 	if got.NumFields() != e.schema.NumFields() {
-		return fmt.Errorf("arrowipc: record has %d columns, table has %d", got.NumFields(), e.schema.NumFields())
+		return fmt.Errorf("arrowipc: record has %s, table has %d", plural.Count(got.NumFields(), "column"), e.schema.NumFields())
 	}
 	for i, want := range e.schema.Fields() {
 		f := got.Field(i)
@@ -171,7 +172,7 @@ func (e *Encoder) CheckRecord(rec arrow.RecordBatch) error {
 			return fmt.Errorf("arrowipc: column %d (%q) has Arrow type %s, table needs %s", i, f.Name, f.Type, want.Type)
 		}
 		if !want.Nullable && rec.Column(i).NullN() > 0 {
-			return fmt.Errorf("arrowipc: column %d (%q) is NOT NULL but has %d NULLs", i, f.Name, rec.Column(i).NullN())
+			return fmt.Errorf("arrowipc: column %d (%q) is NOT NULL but has %s", i, f.Name, plural.Count(rec.Column(i).NullN(), "NULL"))
 		}
 		if err := checkTimeOfDay(rec.Column(i)); err != nil {
 			return fmt.Errorf("arrowipc: column %d (%q): %w", i, f.Name, err)
@@ -266,7 +267,7 @@ func (e *Encoder) appendMessage(dst []byte, rec arrow.RecordBatch) ([]byte, erro
 		return dst, nil
 	}
 	if rec.NumRows() > 1<<31-1 {
-		return dst, fmt.Errorf("arrowipc: record of %d rows exceeds a log batch", rec.NumRows())
+		return dst, fmt.Errorf("arrowipc: record of %s exceeds a log batch", plural.Count(rec.NumRows(), "row"))
 	}
 	opts := e.opts
 	if e.wideOpts != nil && RecordBytes(rec) >= parallelCompressBytes {

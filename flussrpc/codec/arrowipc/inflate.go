@@ -7,6 +7,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // ZSTD bodies are decompressed here rather than by arrow-go, whose
@@ -59,7 +61,7 @@ func inflated(m message, mem memory.Allocator) (message, *memory.Buffer, error) 
 			out, err := dec.DecodeAll(src[8:], dst)
 			if err != nil || len(out) != n-8 {
 				buf.Release()
-				return message{}, nil, corrupt("ZSTD buffer %d: %d of %d bytes, %v", i, len(out), n-8, err)
+				return message{}, nil, corrupt("ZSTD buffer %d: %d of %s, %v", i, len(out), plural.Count(n-8, "byte"), err)
 			}
 		}
 		bufs[i] = bufferSpec{offset: int64(at), length: int64(n)}

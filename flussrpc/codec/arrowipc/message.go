@@ -7,6 +7,8 @@ import (
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // ErrCorrupt is wrapped by every error about malformed Arrow bytes.
@@ -98,23 +100,23 @@ type fbTable struct {
 
 func fbRoot(buf []byte) (fbTable, error) {
 	if len(buf) < 4 {
-		return fbTable{}, corrupt("metadata of %d bytes", len(buf))
+		return fbTable{}, corrupt("metadata of %s", plural.Count(len(buf), "byte"))
 	}
 	return fbTableAt(buf, int64(le.Uint32(buf)))
 }
 
 func fbTableAt(buf []byte, pos int64) (fbTable, error) {
 	if pos < 0 || pos+4 > int64(len(buf)) {
-		return fbTable{}, corrupt("flatbuffer table offset %d outside %d bytes", pos, len(buf))
+		return fbTable{}, corrupt("flatbuffer table offset %d outside %s", pos, plural.Count(len(buf), "byte"))
 	}
 	vt := pos - int64(int32(le.Uint32(buf[pos:])))
 	if vt < 0 || vt+4 > int64(len(buf)) {
-		return fbTable{}, corrupt("flatbuffer vtable offset %d outside %d bytes", vt, len(buf))
+		return fbTable{}, corrupt("flatbuffer vtable offset %d outside %s", vt, plural.Count(len(buf), "byte"))
 	}
 	vtSize := int64(le.Uint16(buf[vt:]))
 	size := int64(le.Uint16(buf[vt+2:]))
 	if vtSize < 4 || vtSize%2 != 0 || vt+vtSize > int64(len(buf)) || size < 4 || pos+size > int64(len(buf)) {
-		return fbTable{}, corrupt("flatbuffer vtable (size %d, table %d) outside %d bytes", vtSize, size, len(buf))
+		return fbTable{}, corrupt("flatbuffer vtable (size %d, table %d) outside %s", vtSize, size, plural.Count(len(buf), "byte"))
 	}
 	return fbTable{buf: buf, pos: int(pos), vt: int(vt), vtSize: int(vtSize), size: int(size)}, nil
 }
@@ -131,7 +133,7 @@ func (t fbTable) field(i, width int) (int, error) {
 		return -1, nil
 	}
 	if off+width > t.size {
-		return 0, corrupt("flatbuffer field %d at %d exceeds its table of %d bytes", i, off, t.size)
+		return 0, corrupt("flatbuffer field %d at %d exceeds its table of %s", i, off, plural.Count(t.size, "byte"))
 	}
 	return t.pos + off, nil
 }
@@ -186,12 +188,12 @@ func (t fbTable) vector(i, elemSize int) ([]byte, int, error) {
 		return nil, 0, err
 	}
 	if pos+4 > int64(len(t.buf)) {
-		return nil, 0, corrupt("flatbuffer vector at %d outside %d bytes", pos, len(t.buf))
+		return nil, 0, corrupt("flatbuffer vector at %d outside %s", pos, plural.Count(len(t.buf), "byte"))
 	}
 	n := int64(le.Uint32(t.buf[pos:]))
 	start := pos + 4
 	if n*int64(elemSize) > int64(len(t.buf))-start {
-		return nil, 0, corrupt("flatbuffer vector of %d elements outside %d bytes", n, len(t.buf))
+		return nil, 0, corrupt("flatbuffer vector of %s outside %s", plural.Count(n, "element"), plural.Count(len(t.buf), "byte"))
 	}
 	return t.buf[start : start+n*int64(elemSize)], int(n), nil
 }
@@ -245,14 +247,14 @@ func schemaLayout(s *arrow.Schema) (layout, error) {
 // message without slicing out of range or allocating more than the limits.
 func parseMessage(b []byte, want layout, lim Limits) (message, error) {
 	if len(b) < prefixSize {
-		return message{}, corrupt("%d bytes cannot hold an IPC message prefix", len(b))
+		return message{}, corrupt("%s cannot hold an IPC message prefix", plural.Count(len(b), "byte"))
 	}
 	if le.Uint32(b) != continuationMarker {
 		return message{}, corrupt("missing IPC continuation marker (got %08x)", le.Uint32(b))
 	}
 	metaLen := int64(int32(le.Uint32(b[4:])))
 	if metaLen <= 0 || metaLen > int64(lim.MaxMetadataBytes) || metaLen > int64(len(b)-prefixSize) {
-		return message{}, corrupt("metadata length %d invalid for %d bytes", metaLen, len(b))
+		return message{}, corrupt("metadata length %d invalid for %s", metaLen, plural.Count(len(b), "byte"))
 	}
 	m := message{meta: b[prefixSize : prefixSize+metaLen], codec: codecNone}
 	root, err := fbRoot(m.meta)
@@ -286,7 +288,7 @@ func parseMessage(b []byte, want layout, lim Limits) (message, error) {
 	}
 	bodyStart := prefixSize + metaLen
 	if bodyLen < 0 || bodyLen > int64(len(b))-bodyStart {
-		return message{}, corrupt("body length %d but %d bytes follow the metadata", bodyLen, int64(len(b))-bodyStart)
+		return message{}, corrupt("body length %d but the metadata is followed by %s", bodyLen, plural.Count(int64(len(b))-bodyStart, "byte"))
 	}
 	m.body = b[bodyStart : bodyStart+bodyLen]
 	m.consumed = int(bodyStart + bodyLen)
@@ -327,7 +329,7 @@ func (m *message) readNodes(rb fbTable, want layout) error {
 		return err
 	}
 	if n != want.nodes {
-		return corrupt("%d field nodes, schema needs %d", n, want.nodes)
+		return corrupt("%s, schema needs %d", plural.Count(n, "field node"), want.nodes)
 	}
 	m.nodes = make([]fieldNode, n)
 	for i := range m.nodes {
@@ -346,7 +348,7 @@ func (m *message) readBuffers(rb fbTable, want layout) error {
 		return err
 	}
 	if n != want.buffers {
-		return corrupt("%d buffers, schema needs %d", n, want.buffers)
+		return corrupt("%s, schema needs %d", plural.Count(n, "buffer"), want.buffers)
 	}
 	if n > 0 {
 		pos, _, _ := rb.ref(2) // vector checked it
@@ -357,7 +359,7 @@ func (m *message) readBuffers(rb fbTable, want layout) error {
 	for i := range m.buffers {
 		bs := bufferSpec{offset: int64(le.Uint64(raw[16*i:])), length: int64(le.Uint64(raw[16*i+8:]))}
 		if bs.offset < 0 || bs.length < 0 || bs.offset > bodyLen || bs.length > bodyLen-bs.offset {
-			return corrupt("buffer %d (offset %d, length %d) outside body of %d bytes", i, bs.offset, bs.length, bodyLen)
+			return corrupt("buffer %d (offset %d, length %d) outside body of %s", i, bs.offset, bs.length, plural.Count(bodyLen, "byte"))
 		}
 		m.buffers[i] = bs
 	}
@@ -387,17 +389,17 @@ func (m *message) readCompression(rb fbTable, lim Limits) error {
 			continue // empty buffers carry no length prefix (Arrow Java VectorLoader skips them too)
 		}
 		if bs.length < 8 {
-			return corrupt("compressed buffer %d of %d bytes has no length prefix", i, bs.length)
+			return corrupt("compressed buffer %d of %s has no length prefix", i, plural.Count(bs.length, "byte"))
 		}
 		n := int64(le.Uint64(m.body[bs.offset:]))
 		if n == -1 {
 			continue // stored uncompressed
 		}
 		if n < 0 || n > maxExpansion(m.codec, bs.length-8) {
-			return corrupt("compressed buffer %d claims %d bytes from %d", i, n, bs.length-8)
+			return corrupt("compressed buffer %d claims %s from %d", i, plural.Count(n, "byte"), bs.length-8)
 		}
 		if total += n; total > lim.MaxDecompressedBytes {
-			return corrupt("message decompresses to more than %d bytes", lim.MaxDecompressedBytes)
+			return corrupt("message decompresses to more than %s", plural.Count(lim.MaxDecompressedBytes, "byte"))
 		}
 	}
 	return nil
@@ -420,7 +422,7 @@ func (m *message) checkRows(s *arrow.Schema) error {
 	i := 0
 	for _, f := range s.Fields() {
 		if m.nodes[i].length != m.rows {
-			return corrupt("column %q has %d values in a batch of %d rows", f.Name, m.nodes[i].length, m.rows)
+			return corrupt("column %q has %s in a batch of %s", f.Name, plural.Count(m.nodes[i].length, "value"), plural.Count(m.rows, "row"))
 		}
 		var l layout
 		_ = l.add(f.Type) // the schema was accepted by schemaLayout already

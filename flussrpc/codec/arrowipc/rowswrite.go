@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc/codec"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // RowBuilder collects rows in the codec value model ([]any per row, see
@@ -58,7 +59,7 @@ func (b *RowBuilder) Len() int { return b.rows }
 // appended, so a row that fails leaves the builder unchanged.
 func (b *RowBuilder) Append(row []any) error {
 	if len(row) != len(b.columns) {
-		return fmt.Errorf("arrowipc: row has %d values, table has %d columns", len(row), len(b.columns))
+		return fmt.Errorf("arrowipc: row has %s, table has %s", plural.Count(len(row), "value"), plural.Count(len(b.columns), "column"))
 	}
 	for i := range b.columns {
 		c := &b.columns[i]
@@ -265,7 +266,7 @@ func newWriter(t schema.DataType, bld array.Builder) (valueWriter, error) {
 				return nil, err
 			}
 			if len(x) > n {
-				return nil, typeErr(t, v, fmt.Sprintf("%d bytes exceed BINARY(%d)", len(x), n))
+				return nil, typeErr(t, v, fmt.Sprintf("%s exceed BINARY(%d)", plural.Count(len(x), "byte"), n))
 			}
 			return x, nil
 		}, func(x []byte) {
@@ -364,13 +365,13 @@ func decimalConv(t schema.DataType) func(v any) (decimal128.Num, error) {
 		}
 		if u, ok := d.UnscaledInt64(); ok {
 			if t.Precision < 19 && (u >= bigPow10[t.Precision].Int64() || u <= -bigPow10[t.Precision].Int64()) {
-				return decimal128.Num{}, typeErr(t, v, fmt.Sprintf("more than %d digits", t.Precision))
+				return decimal128.Num{}, typeErr(t, v, fmt.Sprintf("more than %s", plural.Count(t.Precision, "digit")))
 			}
 			return decimal128.FromI64(u), nil
 		}
 		u := d.Unscaled()
 		if new(big.Int).Abs(u).Cmp(bigPow10[t.Precision]) >= 0 {
-			return decimal128.Num{}, typeErr(t, v, fmt.Sprintf("more than %d digits", t.Precision))
+			return decimal128.Num{}, typeErr(t, v, fmt.Sprintf("more than %s", plural.Count(t.Precision, "digit")))
 		}
 		return decimal128.FromBigInt(u), nil
 	}
@@ -471,7 +472,7 @@ func mapWriter(t schema.DataType, b *array.MapBuilder) (valueWriter, error) {
 			return typeErr(t, v, "want codec.Map")
 		}
 		if len(m.Keys) != len(m.Values) {
-			return typeErr(t, v, fmt.Sprintf("%d keys but %d values", len(m.Keys), len(m.Values)))
+			return typeErr(t, v, fmt.Sprintf("%s but %s", plural.Count(len(m.Keys), "key"), plural.Count(len(m.Values), "value")))
 		}
 		for i := range m.Keys {
 			if err := key.check(m.Keys[i]); err != nil {
@@ -506,7 +507,7 @@ func rowWriter(t schema.DataType, b *array.StructBuilder) (valueWriter, error) {
 	return withNulls(t, b, func(v any) error {
 		xs, ok := v.([]any)
 		if !ok || len(xs) != len(fields) {
-			return typeErr(t, v, fmt.Sprintf("want []any of %d values", len(fields)))
+			return typeErr(t, v, fmt.Sprintf("want []any of %s", plural.Count(len(fields), "value")))
 		}
 		for i, f := range fields {
 			if err := f.check(xs[i]); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/internal/plural"
 )
 
 // Names Fluss gives to the children of nested Arrow fields
@@ -199,7 +200,7 @@ func Project(cols []schema.Column, positions []int) ([]schema.Column, []int, err
 	out := make([]schema.Column, len(sorted))
 	for i, p := range sorted {
 		if p < 0 || p >= len(cols) {
-			return nil, nil, fmt.Errorf("arrowipc: projected position %d out of range for %d columns", p, len(cols))
+			return nil, nil, fmt.Errorf("arrowipc: projected position %d out of range for %s", p, plural.Count(len(cols), "column"))
 		}
 		if i > 0 && sorted[i-1] == p {
 			return nil, nil, fmt.Errorf("arrowipc: projected position %d appears twice", p)

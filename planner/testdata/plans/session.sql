@@ -101,6 +101,8 @@ CALL sys.rebalance('REPLICA_DISTRIBUTION,LEADER_DISTRIBUTION')
 
 CALL sys.list_rebalance()
 
+CALL sys.list_rebalance('r-1', 'r-2')
+
 CALL sys.cancel_rebalance(rebalanceId => ?)
 
 CALL SYS.DROP_KV_SNAPSHOT_LEASE('lease-1')
