@@ -11,8 +11,6 @@ import (
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/schema"
-
-	"github.com/gofluss/fluss/internal/plural"
 )
 
 // The analytic workloads read two tables: a log of events, and a
@@ -99,10 +97,15 @@ func Query(name, tables string) (sql string, lookupJoin bool, err error) {
 // Digest sums up a query's answer so that the answers of different
 // clients can be compared without caring for row order or for the last
 // bits of floating-point sums: its row count and the sum of its integer
-// values. pyfluss_bench.py computes the same.
+// values. pyfluss_bench.py computes the same, in digestFormat: the text is
+// compared, not read, so it does not say "1 row".
 func Digest(rows int, intSum int64) string {
-	return fmt.Sprintf("%s, integers sum to %d", plural.Count(rows, "row"), intSum)
+	return fmt.Sprintf(digestFormat, rows, intSum)
 }
+
+// digestFormat is Digest's text, character for character that of
+// pyfluss_bench.py's digest.
+const digestFormat = "%d rows, integers sum to %d"
 
 // LoadArrow appends rows 0..n-1, made by row, to the log table t as
 // Arrow records of 8192 rows, and waits until all are acknowledged.

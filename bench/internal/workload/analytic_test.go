@@ -1,9 +1,25 @@
 package workload
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
+
+// The Python peer's digest is written as Digest writes it, also of a
+// one-row answer: the bench compares the two texts.
+func TestDigestMatchesPython(t *testing.T) {
+	py, err := os.ReadFile("../../pyfluss_bench.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(py), `"`+digestFormat+`" % (t.num_rows, total)`) {
+		t.Errorf("pyfluss_bench.py's digest is not written as %q", digestFormat)
+	}
+	if got := Digest(1, 5); got != "1 rows, integers sum to 5" {
+		t.Errorf("Digest(1, 5) = %q", got)
+	}
+}
 
 func TestQuery(t *testing.T) {
 	for _, tc := range []struct {
