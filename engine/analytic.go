@@ -198,7 +198,9 @@ func (c *Session) openSource(ctx context.Context, s planner.Source, b *binder, k
 		if err != nil {
 			return nil, err
 		}
-		read = lk
+		if read, err = c.joinRead(ctx, s.LookupJoin, lk, b); err != nil {
+			return nil, WrapError(err, "")
+		}
 	}
 	src, pl, err := c.openScan(ctx, read, b)
 	if err != nil {
@@ -249,6 +251,34 @@ func (r *instantReader) Release() {
 		r.cur = nil
 	}
 	r.ArrowReader.Release()
+}
+
+// joinRead is how a lookup join reads its table: the lookups lk of the
+// probe's keys, or the whole table when they outnumber
+// 1/planner.LookupJoinScanRatio of its rows (lj.Scan).
+func (c *Session) joinRead(ctx context.Context, lj *planner.LookupJoin, lk *planner.Lookup, b *binder) (planner.QueryPlan, error) {
+	if lj.Scan == nil || len(lk.Keys) == 0 {
+		return lk, nil
+	}
+	h, err := c.handle(ctx, lj.Scan.Table)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := c.rowCount(ctx, h, lj.Scan.PartitionFilter, b)
+	if err != nil {
+		return nil, err
+	}
+	if scanInstead(len(lk.Keys), rows) {
+		return lj.Scan, nil
+	}
+	return lk, nil
+}
+
+// scanInstead reports whether keys lookups cost more than a scan of rows
+// rows. No rows counted (an empty table, or counts not kept) keeps the
+// lookups, which are right whatever the table holds.
+func scanInstead(keys int, rows int64) bool {
+	return rows > 0 && int64(keys)*planner.LookupJoinScanRatio > rows
 }
 
 // lookupOfKeys is the lookup template t with the key rows of keys.

@@ -231,19 +231,28 @@ func (c *Session) count(ctx context.Context, p *planner.Count, b *binder) ([][]a
 	if err != nil {
 		return nil, err
 	}
-	parts, err := c.partitions(ctx, h, p.PartitionFilter, schemaNames(h), b)
+	total, err := c.rowCount(ctx, h, p.PartitionFilter, b)
 	if err != nil {
 		return nil, err
+	}
+	return [][]any{{total}}, nil
+}
+
+// rowCount sums the row counts of the partitions of h that filter keeps.
+func (c *Session) rowCount(ctx context.Context, h *tableHandle, filter []planner.Predicate, b *binder) (int64, error) {
+	parts, err := c.partitions(ctx, h, filter, schemaNames(h), b)
+	if err != nil {
+		return 0, err
 	}
 	var total int64
 	for _, part := range parts {
 		n, err := h.t.RowCount(ctx, part)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		total += n
 	}
-	return [][]any{{total}}, nil
+	return total, nil
 }
 
 // ---------------------------------------------------------------------------

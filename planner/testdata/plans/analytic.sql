@@ -25,6 +25,10 @@ SELECT UPPER(name) FROM events LIMIT 5
 -- A join on a primary-key table's whole key is a lookup join.
 SELECT a.tags, SUM(s.qty) FROM sales s JOIN agg_t a ON s.shop_id = a.id GROUP BY a.tags
 
+-- A table with the WAL changelog image keeps no row counts: its lookup
+-- join never turns to a scan.
+SELECT e.name, w.v FROM events e JOIN wal_t w ON e.id = w.id
+
 -- A LEFT JOIN may look up its right side; a join on a non-key column scans both.
 SELECT s.item, a.tags FROM sales s LEFT JOIN agg_t a ON a.id = s.shop_id
 

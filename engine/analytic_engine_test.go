@@ -47,3 +47,23 @@ func TestEngineFunctions(t *testing.T) {
 		}
 	}
 }
+
+// A lookup join scans its table once the probe's keys outnumber
+// 1/planner.LookupJoinScanRatio of the table's rows.
+func TestScanInstead(t *testing.T) {
+	for _, tc := range []struct {
+		keys int
+		rows int64
+		want bool
+	}{
+		{keys: 1000, rows: 100_000, want: false},
+		{keys: 12_500, rows: 100_000, want: false},
+		{keys: 12_501, rows: 100_000, want: true},
+		{keys: 100_000, rows: 100_000, want: true},
+		{keys: 5, rows: 0, want: false}, // empty, or no counts
+	} {
+		if got := scanInstead(tc.keys, tc.rows); got != tc.want {
+			t.Errorf("scanInstead(%d keys, %d rows) = %v, want %v", tc.keys, tc.rows, got, tc.want)
+		}
+	}
+}
