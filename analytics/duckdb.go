@@ -20,6 +20,7 @@ import (
 	"github.com/gofluss/fluss/engine"
 	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/schema"
+	"github.com/gofluss/fluss/parser"
 	"github.com/gofluss/fluss/planner"
 )
 
@@ -279,10 +280,12 @@ func (e *Engine) Query(ctx context.Context, q *engine.AnalyticQuery) (array.Reco
 // feed registers every source of q: probes of lookup joins first.
 func (s *session) feed(ctx context.Context, q *engine.AnalyticQuery) error {
 	srcs := q.Plan.Sources
-	probes := map[int]bool{}
-	for _, src := range srcs {
+	// probes maps each lookup join's probe to a key query over it, whose
+	// WHERE holds the probe's own conjuncts.
+	probes := map[int]parser.SelectStatement{}
+	for i, src := range srcs {
 		if src.LookupJoin != nil {
-			probes[src.LookupJoin.Probe] = true
+			probes[src.LookupJoin.Probe] = s.views.keys[i]
 		}
 	}
 	for i, src := range srcs {
@@ -294,15 +297,20 @@ func (s *session) feed(ctx context.Context, q *engine.AnalyticQuery) error {
 			return err
 		}
 		view := s.views.names[i]
+		keys, probe := probes[i]
 		name := view
-		if probes[i] {
+		if probe {
 			name += "_stream"
 		}
 		if err := s.register(rr, name); err != nil {
 			return err
 		}
-		if probes[i] {
-			if _, err := s.conn.ExecContext(ctx, "CREATE TEMP TABLE "+quote(view)+" AS SELECT * FROM "+quote(name)); err != nil {
+		if probe {
+			rows, err := probeRows(keys, name)
+			if err != nil {
+				return err
+			}
+			if _, err := s.conn.ExecContext(ctx, "CREATE TEMP TABLE "+quote(view)+" AS "+rows); err != nil {
 				return engineError(err)
 			}
 			s.drops = append(s.drops, "DROP TABLE IF EXISTS "+quote(view))
@@ -329,6 +337,27 @@ func (s *session) feed(ctx context.Context, q *engine.AnalyticQuery) error {
 		}
 	}
 	return nil
+}
+
+// probeRows is the query that fills a lookup join's probe table from its
+// stream: the rows that pass the probe's own conjuncts (the WHERE of
+// keys, a key query over the probe). The main query applies them again,
+// so keeping only these rows changes no answer, and a selective probe
+// keeps few.
+func probeRows(keys parser.SelectStatement, stream string) (string, error) {
+	k, ok := keys.(*parser.Select)
+	if !ok || len(k.From) != 1 {
+		return "", fmt.Errorf("fluss: lookup join key query %T is not a SELECT from the probe", keys)
+	}
+	ref, ok := k.From[0].(*parser.TableRef)
+	if !ok {
+		return "", fmt.Errorf("fluss: lookup join key query reads %T, not the probe", k.From[0])
+	}
+	return translate(&parser.Select{
+		Exprs: []parser.SelectExpr{&parser.StarExpr{Qualifier: ref.Alias}},
+		From:  []parser.TableExpr{&parser.TableRef{Name: parser.TableName{Name: stream}, Alias: ref.Alias}},
+		Where: k.Where,
+	})
 }
 
 // result is the engine's answer; releasing it ends the query's session.
