@@ -134,6 +134,8 @@ func TestTranslateSemantics(t *testing.T) {
 		want  []string
 	}{
 		{"SELECT CONCAT('a', NULL), CONCAT('a', 'b', 'c'), CONCAT_WS('-', 'a', NULL, 'b')", []string{"NULL|abc|a-b"}},
+		// Flink's ||: NULL when either side is.
+		{"SELECT 'a' || 'b' || 'c', 'a' || NULL, 'n' || CAST(1 + 2 AS STRING) = 'n3'", []string{"abc|NULL|true"}},
 		{"SELECT REGEXP_REPLACE('foobar', 'o', 'x'), REGEXP_REPLACE('abc', '(b)', '[$1]'), REGEXP_REPLACE('a.b', '\\.', '\\$')", []string{"fxxbar|a[b]c|a$b"}},
 		{"SELECT REGEXP_EXTRACT('foothebar', 'foo(.*?)(bar)', 2), REGEXP_EXTRACT('abc', 'x'), REGEXP_EXTRACT('abc', 'b'), REGEXP('abc', 'b'), 'abc' REGEXP '^b'", []string{"bar|NULL|b|true|false"}},
 		{"SELECT SUBSTRING('hello' FROM 2 FOR 3), SUBSTR('hello', 2), CHAR_LENGTH('héllo'), POSITION('c' IN 'abc')", []string{"ell|ello|5|3"}},

@@ -272,13 +272,6 @@ func (w *writer) binary(x *parser.BinaryExpr) {
 		w.str(" ", x.Op, " ")
 		w.operand(x.R, precPrimary)
 		w.str(")")
-	case "^":
-		// XOR in MySQL; DuckDB's ^ is a power.
-		w.str("xor(")
-		w.expr(x.L)
-		w.str(", ")
-		w.expr(x.R)
-		w.str(")")
 	default:
 		w.fail("the operator %s is not supported", x.Op)
 	}

@@ -144,7 +144,8 @@ func TestUnitRange(t *testing.T) {
 func TestTranslateEveryNode(t *testing.T) {
 	for _, c := range []struct{ expr, want string }{
 		{"a XOR b", ""}, // not Flink: the parser's RawExpr
-		{"a ^ b", "xor(\"a\", \"b\")"},
+		{"a || b || 'c'", "((\"a\" || \"b\") || 'c')"}, // Flink's concatenation: CONCAT
+		{"a || b = 'x' AND n + m || 'y' = z", "(\"a\" || \"b\") = 'x' AND \"n\" + (\"m\" || 'y') = \"z\""},
 		{"a & b | c", "((\"a\" & \"b\") | \"c\")"},
 		{"!a", "NOT \"a\""},
 		{"- (a - 1)", "-(\"a\" - 1)"},

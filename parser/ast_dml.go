@@ -466,7 +466,8 @@ func (k BoundKind) String() string {
 	return "UNKNOWN"
 }
 
-// BinaryExpr is arithmetic or bitwise L op R (+ - * / % DIV & | ^ << >>).
+// BinaryExpr is arithmetic or bitwise L op R (+ - * / % DIV & | << >>).
+// Flink's a || b is a FuncCall: CONCAT(a, b).
 type BinaryExpr struct {
 	Op   string
 	L, R Expr

@@ -407,7 +407,13 @@ func (rw *rwScan) op(t Token) {
 	p := rw.p
 	switch t.Text {
 	case "||":
-		p.failAt(t, "", "|| (string concatenation) is not supported here; use CONCAT(a, b)")
+		// vitess reads || as OR. Flink's concatenation travels as ^,
+		// which binds as Calcite's || does (tighter than + and
+		// comparisons), and the converter makes it CONCAT.
+		rw.emit(t, "^")
+		return
+	case "^":
+		p.failAt(t, "", "^ is not a Flink SQL operator: write POWER(a, b) for a power, a || b to concatenate")
 	case "(":
 		rw.stack = append(rw.stack, rwFrame{})
 	case ")":
@@ -934,6 +940,9 @@ func (c *converter) expr(e sqlparser.Expr) Expr {
 	case sqlparser.ListArg:
 		return &RawExpr{Kind: "LIST ARG", Text: string(e)}
 	case *sqlparser.BinaryExpr:
+		if e.Operator == sqlparser.BitXorStr { // Flink's ||, see rwScan.op
+			return &FuncCall{Name: "CONCAT", Args: []Expr{c.expr(e.Left), c.expr(e.Right)}}
+		}
 		return &BinaryExpr{Op: strings.ToUpper(e.Operator), L: c.expr(e.Left), R: c.expr(e.Right)}
 	case *sqlparser.UnaryExpr:
 		x := c.expr(e.Expr)

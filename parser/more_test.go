@@ -125,6 +125,7 @@ func TestFormatExpr(t *testing.T) {
 		"SELECT * FROM t WHERE NOT a IN (1, 2) AND d = DATE '2024-01-01'":          "NOT a IN (1, 2) AND d = DATE '2024-01-01'",
 		"SELECT * FROM t WHERE (a, b) IN ((1, ?), (2, ?))":                         "(a, b) IN ((1, ?1), (2, ?2))",
 		"SELECT * FROM t WHERE `my col` BETWEEN -1 AND 2.5":                        "`my col` BETWEEN -1 AND 2.5",
+		"SELECT * FROM t WHERE a || b || 'c' = 'abc' AND n + 1 || 'x' < 'y'":       "CONCAT(CONCAT(a, b), 'c') = 'abc' AND n + CONCAT(1, 'x') < 'y'",
 		"SELECT * FROM t WHERE a = (1 + 2) * 3 AND f(x, CAST(y AS INT)) LIKE 'a%'": "a = (1 + 2) * 3 AND f(x, CAST(y AS INT)) LIKE 'a%'",
 	}
 	for sql, want := range cases {

@@ -331,7 +331,7 @@ func TestErrors(t *testing.T) {
 		{"FOO BAR", 1, 1, "FOO", "expected a statement keyword"},
 		{"ALTER TABLE t ADD PARTITION (dt)", 1, 32, ")", `expected "="`},
 		{"CREATE TABLE t (a MAP<INT>)", 1, 26, ">", `expected ","`},
-		{"SELECT a || b FROM t", 1, 10, "||", "CONCAT"},
+		{"SELECT a ^ b FROM t", 1, 10, "^", "a || b to concatenate"},
 		{"SELECT * FROM t WHERE /*+ OPTIONS('a'='b') */ a = 1", 1, 23, "/*+ OPTIONS('a'='b') */", "hint"},
 		{"CREATE TABLE t (a INT, b \"x\")", 1, 26, `"x"`, "data type"},
 		{"SELECT 1; SELECT 2", 1, 11, "SELECT", "more than one statement"},

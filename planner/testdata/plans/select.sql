@@ -167,6 +167,7 @@ SELECT * FROM `orders$bogus`
 
 SELECT * FROM information_schema.tables
 
+-- Flink's || is CONCAT, which the query engine computes.
 SELECT status || 'x' FROM orders WHERE order_id = 1
 
 SELECT UPPER(status) FROM orders WHERE order_id = 1
