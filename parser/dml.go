@@ -130,6 +130,7 @@ type rwScan struct {
 	n           int // tokens without the final EOF
 	stack       []rwFrame
 	expectTable bool
+	derived     int // derived tables named by aliasDerived
 	lastNameEnd int // index of the last token of the current table reference
 	cur         *tableAnn
 	brackets    []bool // one entry per open ARRAY[ / MAP[; closes with ')'
@@ -173,7 +174,7 @@ func (rw *rwScan) token(i int) int {
 			rw.emit(t, t.Text)
 		}
 	case TokOp:
-		rw.op(t)
+		rw.op(i)
 	default:
 		rw.emit(t, t.Text)
 	}
@@ -402,9 +403,9 @@ func (rw *rwScan) plainWord(i int, w string) {
 	rw.emit(t, t.Text)
 }
 
-// op rewrites an operator, tracking parentheses and ARRAY/MAP brackets.
-func (rw *rwScan) op(t Token) {
-	p := rw.p
+// op rewrites operator i, tracking parentheses and ARRAY/MAP brackets.
+func (rw *rwScan) op(i int) {
+	p, t := rw.p, rw.toks[i]
 	switch t.Text {
 	case "||":
 		// vitess reads || as OR. Flink's concatenation travels as ^,
@@ -435,9 +436,34 @@ func (rw *rwScan) op(t Token) {
 	}
 	if t.Text == "(" && rw.expectTable {
 		rw.expectTable = false
+		rw.aliasDerived(i)
 	}
 	rw.emit(t, t.Text)
 }
+
+// aliasDerived names the derived table that the ( at i opens when it has
+// no alias: Flink (Calcite) allows FROM (SELECT ...) without one, vitess
+// (MySQL) does not.
+func (rw *rwScan) aliasDerived(i int) {
+	if !rw.isOpen(i) {
+		return
+	}
+	if first := rw.toks[i+1]; !first.is("SELECT") && !first.is("WITH") {
+		return // a parenthesised join
+	}
+	end := rw.match[i]
+	next := tokAt(rw.toks, end+1)
+	switch {
+	case next.is("AS"), next.Kind == TokQuotedIdent, next.Kind == TokWord && !fstStop[strings.ToUpper(next.Text)]:
+		return // an alias
+	}
+	rw.derived++
+	rw.before[end+1] += " AS `" + derivedAliasPrefix + strconv.Itoa(rw.derived) + "` "
+}
+
+// derivedAliasPrefix starts the alias the parser gives a derived table
+// written without one ("EXPR$" is Calcite's).
+const derivedAliasPrefix = "EXPR$"
 
 func isInsertVerb(t Token) bool { return t.is("INSERT") || t.is("UPSERT") || t.is("REPLACE") }
 

@@ -235,3 +235,26 @@ func TestDeepNesting(t *testing.T) {
 		}
 	}
 }
+
+// A derived table written without an alias, as Flink allows, gets one;
+// one with an alias keeps it.
+func TestDerivedTableAlias(t *testing.T) {
+	for sql, want := range map[string][]string{
+		"SELECT * FROM (SELECT 1 AS a)":                                              {"EXPR$1"},
+		"SELECT a FROM (SELECT 1 AS a) WHERE a = 1":                                  {"EXPR$1"},
+		"SELECT * FROM (SELECT 1 AS a) x":                                            {"x"},
+		"SELECT * FROM (SELECT 1 AS a) AS `y`":                                       {"y"},
+		"SELECT * FROM (SELECT 1 AS a), (WITH w AS (SELECT 2 AS b) SELECT b FROM w)": {"EXPR$1", "EXPR$2"},
+	} {
+		s := mustParse(t, sql).(*Select)
+		var got []string
+		for _, f := range s.From {
+			if sq, ok := f.(*SubqueryTable); ok {
+				got = append(got, sq.Alias)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: derived table aliases %q, want %q", sql, got, want)
+		}
+	}
+}
