@@ -26,7 +26,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/gofluss/fluss"
 	"github.com/gofluss/fluss/engine"
@@ -36,15 +35,9 @@ import (
 	"github.com/gofluss/fluss/otel/otlp"
 )
 
-// otelFlushTimeout bounds how long the server waits, as it stops, for its
-// last spans and metrics to reach the collector.
-const otelFlushTimeout = 5 * time.Second
-
 // flushOTel sends what the exporters hold and stops them.
-func flushOTel(shutdown func(context.Context) error, stderr io.Writer) {
-	ctx, cancel := context.WithTimeout(context.Background(), otelFlushTimeout)
-	defer cancel()
-	if err := shutdown(ctx); err != nil {
+func flushOTel(shutdown func() error, stderr io.Writer) {
+	if err := shutdown(); err != nil {
 		fmt.Fprintf(stderr, "fluss-flightsql: exporting telemetry: %v\n", err)
 	}
 }

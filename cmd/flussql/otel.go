@@ -5,17 +5,11 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/gofluss/fluss"
 	flussotel "github.com/gofluss/fluss/otel"
 	"github.com/gofluss/fluss/otel/otlp"
 )
-
-// otelFlushTimeout bounds how long the shell waits at exit for its last
-// spans and metrics to reach the collector: a collector that is down
-// must not keep a finished script from exiting.
-const otelFlushTimeout = 5 * time.Second
 
 // startOTel starts exporting over OTLP, as the OTEL_* variables say, and
 // returns how to open a database whose statements and RPCs are traced
@@ -32,16 +26,10 @@ func startOTel(ctx context.Context, stderr io.Writer) (open func(dsn string) (*s
 			return nil, err
 		}
 		cfg.Tracer = tracer
-		conn, err := fluss.NewConnector(cfg)
-		if err != nil {
-			return nil, err
-		}
-		return sql.OpenDB(conn), nil
+		return fluss.OpenDB(cfg)
 	}
 	stop = func() {
-		ctx, cancel := context.WithTimeout(context.Background(), otelFlushTimeout)
-		defer cancel()
-		if err := shutdown(ctx); err != nil {
+		if err := shutdown(); err != nil {
 			fmt.Fprintf(stderr, "flussql: exporting telemetry: %v\n", err)
 		}
 	}

@@ -63,11 +63,10 @@ func run(ctx context.Context, dsn, db string, out io.Writer) error {
 		flussotel.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))),
 		flussotel.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))),
 		flussotel.WithQueryText())
-	conn, err := fluss.NewConnector(cfg)
+	traced, err := fluss.OpenDB(cfg)
 	if err != nil {
 		return err
 	}
-	traced := sql.OpenDB(conn)
 	defer traced.Close()
 
 	for _, q := range tables {

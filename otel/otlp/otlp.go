@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
@@ -43,8 +44,9 @@ func Configured(getenv func(string) string) bool {
 // as the environment says (without an endpoint, to the collector's
 // default on localhost), and makes them and the W3C trace-context
 // propagator the global ones. shutdown flushes what is buffered and
-// stops the exporters; call it before the program exits.
-func Start(ctx context.Context) (shutdown func(context.Context) error, err error) {
+// stops the exporters, waiting at most FlushTimeout; call it before the
+// program exits.
+func Start(ctx context.Context) (shutdown func() error, err error) {
 	res, err := resource.Merge(resource.Default(), resource.Environment())
 	if err != nil {
 		return nil, fmt.Errorf("otlp: resource: %w", err)
@@ -63,10 +65,17 @@ func Start(ctx context.Context) (shutdown func(context.Context) error, err error
 	otel.SetTracerProvider(tp)
 	otel.SetMeterProvider(mp)
 	otel.SetTextMapPropagator(propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}))
-	return func(ctx context.Context) error {
+	return func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), FlushTimeout)
+		defer cancel()
 		return errors.Join(tp.Shutdown(ctx), mp.Shutdown(ctx))
 	}, nil
 }
+
+// FlushTimeout bounds the wait of Start's shutdown for the last spans and
+// metrics to reach the collector: one that is down must not keep a
+// finished program from exiting.
+const FlushTimeout = 5 * time.Second
 
 // protocol is the OTLP protocol of a signal (TRACES or METRICS): its own
 // variable, else the general one, else http/protobuf as the
