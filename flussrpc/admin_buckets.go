@@ -13,12 +13,13 @@ import (
 // perLeader sends one request per bucket leader of a physical path. send
 // gets the leader, the route and that leader's buckets, and returns the
 // buckets whose answer said the routing was stale; those are retried after
-// a metadata refresh, with back-off, until the attempts run out. A whole
+// a metadata refresh, with back-off, for up to the request timeout
+// (routingRetrier). A whole
 // request failing with stale routing (a moved leader, a dead connection)
 // retries all of its buckets.
 func (c *Client) perLeader(ctx context.Context, pp PhysicalPath, buckets []int32,
 	send func(n ServerNode, r *route, buckets []int32) (retry []int32, err error)) error {
-	r := newRetrier()
+	r := c.routingRetrier()
 	todo := buckets
 	for {
 		retry, err := c.perLeaderOnce(ctx, pp, todo, send)

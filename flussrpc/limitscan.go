@@ -26,7 +26,7 @@ func (t *Table) LimitScan(ctx context.Context, partition string, bucket int32, l
 		return nil, fmt.Errorf("flussrpc: bucket %d out of range for %s", bucket, t.info.Path)
 	}
 	path := PhysicalPath{TablePath: t.info.Path, Partition: partition}
-	r := newRetrier()
+	r := t.c.routingRetrier()
 	for {
 		rows, err := t.limitScanOnce(ctx, path, bucket, limit)
 		if err == nil || !IsRetriable(err) {

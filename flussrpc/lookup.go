@@ -214,7 +214,7 @@ func (r *lookupRouting) do(ctx context.Context, t *Table, keyCols []int, keys []
 		if err != nil {
 			return nil, err
 		}
-		calls[i] = &lookupCall{ctx: ctx, path: path, bucket: bucket, key: kb, retry: *newRetrier(), done: make(chan struct{})}
+		calls[i] = &lookupCall{ctx: ctx, path: path, bucket: bucket, key: kb, retry: r.disp.c.routingRetrier(), done: make(chan struct{})}
 	}
 	r.disp.submitOwn(ctx, calls)
 	for i, call := range calls {

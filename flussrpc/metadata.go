@@ -332,7 +332,7 @@ func (c *Client) explainMetadataError(ctx context.Context, p PhysicalPath, err e
 // none is elected yet (a table just created has no leaders for a moment).
 // Its errors name the bucket and the cause.
 func (c *Client) leaderOf(ctx context.Context, p PhysicalPath, bucket int32) (ServerNode, *route, error) {
-	r := newRetrier()
+	r := c.routingRetrier()
 	for {
 		rt, err := c.routeOf(ctx, p)
 		if err != nil {

@@ -129,7 +129,7 @@ func ScanTestAppend(ctx context.Context, t *Table, enc ScanTestLogEncoder, rows 
 // and returns the base offset the server assigned.
 func ScanTestProduce(ctx context.Context, t *Table, p ScanTestBucket, records []byte) (int64, error) {
 	path := PhysicalPath{TablePath: t.info.Path, Partition: p.Partition}
-	r := newRetrier()
+	r := t.c.routingRetrier()
 	for {
 		n, rt, err := t.c.leaderOf(ctx, path, p.Bucket)
 		if err != nil {
@@ -217,7 +217,7 @@ func ScanTestUpsert(ctx context.Context, t *Table, rows [][]any, deletes []bool)
 
 func scanTestPut(ctx context.Context, t *Table, p ScanTestBucket, records []byte) error {
 	path := PhysicalPath{TablePath: t.info.Path, Partition: p.Partition}
-	r := newRetrier()
+	r := t.c.routingRetrier()
 	for {
 		n, rt, err := t.c.leaderOf(ctx, path, p.Bucket)
 		if err != nil {

@@ -91,7 +91,7 @@ func (p *partitionResolver) lookup(ctx context.Context, phys PhysicalPath, row [
 	if err := c.Admin().CreatePartition(ctx, p.t.info.Path, spec, true); err != nil {
 		return 0, fmt.Errorf("flussrpc: creating partition %s: %w", phys, err)
 	}
-	r := newRetrier()
+	r := c.routingRetrier()
 	for {
 		c.meta.invalidate(phys)
 		rt, err := c.routeOf(ctx, phys)
