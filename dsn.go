@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/internal/plural"
 	"github.com/gofluss/fluss/planner"
@@ -159,10 +160,13 @@ var driverKeys = map[string]func(*Config, string) error{
 	"multi_statements": func(c *Config, v string) error { return setBool(&c.MultiStatements, v) },
 	"connect_timeout":  func(c *Config, v string) error { return setDuration(&c.ConnectTimeout, v) },
 	"request_timeout":  func(c *Config, v string) error { return setDuration(&c.RequestTimeout, v) },
-	"client_id":        func(c *Config, v string) error { c.ClientID = v; return nil },
-	"tls":              setTLSName,
-	"tls_ca":           func(c *Config, v string) error { c.TLSCAFile = v; return nonEmpty(v) },
-	"tls_server_name":  func(c *Config, v string) error { c.TLSServerName = v; return nonEmpty(v) },
+	// The Java client's name for request_timeout, so that its
+	// configuration loads; FormatDSN writes request_timeout.
+	"client.request-timeout": setJavaDuration,
+	"client_id":              func(c *Config, v string) error { c.ClientID = v; return nil },
+	"tls":                    setTLSName,
+	"tls_ca":                 func(c *Config, v string) error { c.TLSCAFile = v; return nonEmpty(v) },
+	"tls_server_name":        func(c *Config, v string) error { c.TLSServerName = v; return nonEmpty(v) },
 }
 
 // optionKeys are the Fluss option keys accepted in a DSN. Keys of the
@@ -181,7 +185,6 @@ var optionKeys = []string{
 	"client.writer.max-inflight-requests-per-bucket",
 	"client.writer.request-max-size",
 	"client.writer.retries",
-	"client.request-timeout",
 	"client.scanner.log.fetch.max-bytes",
 	"client.scanner.log.fetch.max-bytes-for-bucket",
 	"client.scanner.log.fetch.min-bytes",
@@ -447,6 +450,16 @@ func setBool(dst *bool, v string) error {
 		return errors.New("want true or false")
 	}
 	*dst = b
+	return nil
+}
+
+// setJavaDuration sets the request timeout from a Java-style duration.
+func setJavaDuration(c *Config, v string) error {
+	d, err := flussrpc.ParseJavaDuration(v)
+	if err != nil || d < 0 {
+		return errors.New("want a non-negative duration such as 30 s")
+	}
+	c.RequestTimeout = d
 	return nil
 }
 

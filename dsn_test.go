@@ -45,6 +45,10 @@ func TestParseDSN(t *testing.T) {
 				c.Options = map[string]string{"fluss.engine.memory-limit": "2GB", "fluss.engine.threads": "2",
 					"client.writer.delivery-timeout": "30s"}
 			}},
+		// The Java client's name of the request timeout, in its format.
+		{"fluss://h:1?client.request-timeout=45%20s", func(c *Config) {
+			c.Addrs, c.RequestTimeout = []string{"h:1"}, 45*time.Second
+		}},
 		{"fluss://h:1?tls=false", func(c *Config) { c.Addrs = []string{"h:1"} }},
 		{"fluss://h:1?tls=true", func(c *Config) {
 			c.Addrs, c.TLSName, c.TLS = []string{"h:1"}, "true", &tls.Config{}
@@ -92,6 +96,7 @@ func TestParseDSNErrors(t *testing.T) {
 		{"fluss://h:1/a%20b", `database name "a b" is invalid: ' ' is not allowed`},
 		{"fluss://h:1/" + strings.Repeat("d", 201), "is longer than 200 characters"},
 		{"fluss://h:1?nope=1", `unknown key "nope"; known keys: catalog, client.lookup.batch-size`},
+		{"fluss://h:1?client.request-timeout=soon", `client.request-timeout="soon": want a non-negative duration such as 30 s`},
 		{"fluss://h:1?client.security.sasl.password=x", "user:password@"},
 		{"fluss://h:1?tx=maybe", `want "batch" or "reject"`},
 		{"fluss://h:1?fluss.write.sync=false", `fluss.write.sync="false": 'fluss.write.sync' = 'false' is not supported`},

@@ -7,12 +7,14 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
 	_ "github.com/gofluss/fluss"
 	_ "github.com/gofluss/fluss/analytics"
 	"github.com/gofluss/fluss/internal/clustertest"
+	"github.com/gofluss/fluss/internal/testkit"
 )
 
 // sale is one generated row of the sales log table.
@@ -62,31 +64,14 @@ type fixture struct {
 
 func newFixture(t *testing.T, n int) *fixture {
 	t.Helper()
-	addr := clustertest.Bootstrap(t)
-	name := fmt.Sprintf("an_%d_%04d", time.Now().Unix()%100000, rand.IntN(10000))
-	db, err := sql.Open("fluss", "fluss://"+addr+"/")
+	name, _ := scratchDatabase(t, "an",
+		"CREATE TABLE {db}.sales (id BIGINT, region STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)) WITH ('bucket.num' = '2')",
+		"CREATE TABLE {db}.products (product STRING, category STRING, PRIMARY KEY (product) NOT ENFORCED) WITH ('bucket.num' = '2')")
+	db, err := sql.Open("fluss", "fluss://"+clustertest.Bootstrap(t)+"/"+name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	exec := func(q string) error { _, err := db.Exec(q); return err }
-	if err := exec("CREATE DATABASE " + name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Exec("DROP DATABASE IF EXISTS " + name + " CASCADE") })
-	db.Close()
-	if db, err = sql.Open("fluss", "fluss://"+addr+"/"+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	for _, ddl := range []string{
-		"CREATE TABLE sales (id BIGINT, region STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)) WITH ('bucket.num' = '2')",
-		"CREATE TABLE products (product STRING, category STRING, PRIMARY KEY (product) NOT ENFORCED) WITH ('bucket.num' = '2')",
-	} {
-		if err := clustertest.ExecWithLeaders(t, ddl, func(q string) error { _, err := db.Exec(q); return err }); err != nil {
-			t.Fatal(err)
-		}
-	}
 	f := &fixture{db: db, name: name, sales: genSales(n)}
 	const chunk = 500
 	for lo := 0; lo < n; lo += chunk {
@@ -117,6 +102,31 @@ func newFixture(t *testing.T, n int) *fixture {
 		}
 	}
 	return f
+}
+
+// scratchDatabase creates a database that is dropped when the test ends,
+// and in it the tables of ddl, where {db} stands for its name. It returns
+// the name and a handle on the cluster that the test closes.
+func scratchDatabase(t *testing.T, prefix string, ddl ...string) (string, *sql.DB) {
+	t.Helper()
+	ctx := testkit.Context(t)
+	name := testkit.UniqueName(prefix)
+	admin, err := sql.Open("fluss", "fluss://"+clustertest.Bootstrap(t)+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close() })
+	exec := func(q string) error { _, err := admin.ExecContext(ctx, q); return err }
+	if err := exec("CREATE DATABASE " + name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Exec("DROP DATABASE IF EXISTS " + name + " CASCADE") })
+	for _, q := range ddl {
+		if err := clustertest.ExecWithLeaders(t, strings.ReplaceAll(q, "{db}", name), exec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return name, admin
 }
 
 // query returns the rows of q as strings.

@@ -3,11 +3,9 @@
 package analytics_test
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/gofluss/fluss"
@@ -16,42 +14,15 @@ import (
 	"github.com/gofluss/fluss/internal/testkit"
 )
 
-// lookupCounter counts the LOOKUP requests of a client.
-type lookupCounter struct{ n atomic.Int64 }
-
-func (c *lookupCounter) TraceRequestStart(ctx context.Context, d flussrpc.TraceRequestStartData) context.Context {
-	if d.API == flussrpc.APIKeyLookup {
-		c.n.Add(1)
-	}
-	return ctx
-}
-
-func (*lookupCounter) TraceRequestEnd(context.Context, flussrpc.TraceRequestEndData) {}
-
 // A lookup join looks its few keys up, and scans the table instead when
 // the probe brings keys for most of its rows; the answer is the same.
 func TestLookupJoinOrScan(t *testing.T) {
 	addr := clustertest.Bootstrap(t)
 	ctx := testkit.Context(t)
-	name := testkit.UniqueName("lj")
-	admin, err := sql.Open("fluss", "fluss://"+addr+"/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
+	name, admin := scratchDatabase(t, "lj",
+		"CREATE TABLE {db}.probe (id BIGINT, k BIGINT) WITH ('bucket.num' = '2')",
+		"CREATE TABLE {db}.dims (id BIGINT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '2')")
 	exec := func(q string) error { _, err := admin.ExecContext(ctx, q); return err }
-	if err := exec("CREATE DATABASE " + name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Exec("DROP DATABASE IF EXISTS " + name + " CASCADE") })
-	for _, ddl := range []string{
-		"CREATE TABLE " + name + ".probe (id BIGINT, k BIGINT) WITH ('bucket.num' = '2')",
-		"CREATE TABLE " + name + ".dims (id BIGINT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '2')",
-	} {
-		if err := clustertest.ExecWithLeaders(t, ddl, exec); err != nil {
-			t.Fatal(err)
-		}
-	}
 	const n = 800
 	var probe, dims []string
 	for i := range n {
@@ -67,7 +38,7 @@ func TestLookupJoinOrScan(t *testing.T) {
 		}
 	}
 
-	counter := &lookupCounter{}
+	counter := &clustertest.RequestCounter{}
 	cfg, err := fluss.ParseDSN("fluss://" + addr + "/" + name)
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +63,7 @@ func TestLookupJoinOrScan(t *testing.T) {
 		if plan := explain(t, db, q); !strings.Contains(plan, "LookupJoin") {
 			t.Fatalf("EXPLAIN %s shows no lookup join:\n%s", q, plan)
 		}
-		counter.n.Store(0)
+		counter.Reset()
 		var count, sum int64
 		var maxV string
 		if err := db.QueryRowContext(ctx, q).Scan(&count, &sum, &maxV); err != nil {
@@ -102,8 +73,8 @@ func TestLookupJoinOrScan(t *testing.T) {
 		if count != int64(tc.keys) || sum != want {
 			t.Errorf("%s: COUNT %d, SUM %d; want %d, %d", q, count, sum, tc.keys, want)
 		}
-		if got := counter.n.Load() > 0; got != tc.lookups {
-			t.Errorf("%s: %d LOOKUP requests; want lookups %v", q, counter.n.Load(), tc.lookups)
+		if got := counter.Count(flussrpc.APIKeyLookup) > 0; got != tc.lookups {
+			t.Errorf("%s: %d LOOKUP requests; want lookups %v", q, counter.Count(flussrpc.APIKeyLookup), tc.lookups)
 		}
 	}
 }

@@ -59,7 +59,14 @@ type tableHandle struct {
 
 	mu        sync.RWMutex
 	lookupers map[flussrpc.LookupOptions]*flussrpc.Lookuper
-	prefix    map[string]*flussrpc.PrefixLookuper
+	prefix    map[prefixKey]*flussrpc.PrefixLookuper
+}
+
+// prefixKey names a shared prefix lookuper: its columns (joined by NUL)
+// and its batching.
+type prefixKey struct {
+	cols string
+	opts flussrpc.LookupOptions
 }
 
 // handle returns the open table of plan table pt. The client's shared
@@ -109,25 +116,15 @@ func isVersion(info *flussrpc.TableInfo, pt planner.Table) bool {
 	return info.SchemaID == pt.SchemaID && info.TableID == pt.TableID
 }
 
-// pointLookuper returns the shared point lookuper of the table.
-func (h *tableHandle) pointLookuper() (*flussrpc.Lookuper, error) {
-	return h.lookuper(flussrpc.LookupOptions{})
-}
-
-// insertLookuper returns the shared lookuper that inserts missing keys.
-func (h *tableHandle) insertLookuper() (*flussrpc.Lookuper, error) {
-	return h.lookuper(flussrpc.LookupOptions{InsertIfNotExists: true})
-}
-
 // lookuper returns the shared point lookuper made with o.
 func (h *tableHandle) lookuper(o flussrpc.LookupOptions) (*flussrpc.Lookuper, error) {
 	return cachedLookuper(&h.mu, &h.lookupers, o, func() (*flussrpc.Lookuper, error) { return h.t.NewLookuper(o) })
 }
 
-// prefixLookuper returns the shared prefix lookuper for cols.
-func (h *tableHandle) prefixLookuper(cols []string) (*flussrpc.PrefixLookuper, error) {
-	return cachedLookuper(&h.mu, &h.prefix, strings.Join(cols, "\x00"), func() (*flussrpc.PrefixLookuper, error) {
-		return h.t.NewPrefixLookuper(cols)
+// prefixLookuper returns the shared prefix lookuper for cols made with o.
+func (h *tableHandle) prefixLookuper(cols []string, o flussrpc.LookupOptions) (*flussrpc.PrefixLookuper, error) {
+	return cachedLookuper(&h.mu, &h.prefix, prefixKey{strings.Join(cols, "\x00"), o}, func() (*flussrpc.PrefixLookuper, error) {
+		return h.t.NewPrefixLookuper(cols, o)
 	})
 }
 

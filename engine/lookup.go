@@ -83,10 +83,31 @@ func residualFilter(h *tableHandle, preds []planner.Predicate, b *binder) (*rowF
 // that this table hands out ids, whereas a session-wide value would turn
 // lookups of any table into writes.
 func (c *Session) lookuperFor(h *tableHandle, hints planner.Options) (*flussrpc.Lookuper, error) {
-	if !strings.EqualFold(strings.TrimSpace(hints["lookup.insert-if-not-exists"]), "true") {
-		return h.pointLookuper()
+	o, err := c.lookupOptions()
+	if err != nil {
+		return nil, err
 	}
-	return h.insertLookuper()
+	o.InsertIfNotExists = strings.EqualFold(strings.TrimSpace(hints["lookup.insert-if-not-exists"]), "true")
+	return h.lookuper(o)
+}
+
+// lookupOptions are the session's planner.LookupOptionKeys options. Every point
+// lookup asks, so they are worked out again only when the session changed.
+func (c *Session) lookupOptions() (flussrpc.LookupOptions, error) {
+	if c.lookVersion != c.sessVersion {
+		var o flussrpc.LookupOptions
+		var err error
+		for _, k := range planner.LookupOptionKeys {
+			if v := c.option(k); v != "" && err == nil {
+				err = o.Set(k, v)
+			}
+		}
+		if err != nil {
+			err = fmt.Errorf("fluss: %w", err)
+		}
+		c.look, c.lookErr, c.lookVersion = o, err, c.sessVersion
+	}
+	return c.look, c.lookErr
 }
 
 // finishLookup filters, projects and windows looked-up rows (nil = not
@@ -133,7 +154,11 @@ func (c *Session) prefixLookup(ctx context.Context, p *planner.PrefixLookup, b *
 	if err != nil {
 		return nil, err
 	}
-	lk, err := h.prefixLookuper(p.PrefixColumns)
+	o, err := c.lookupOptions()
+	if err != nil {
+		return nil, err
+	}
+	lk, err := h.prefixLookuper(p.PrefixColumns, o)
 	if err != nil {
 		return nil, err
 	}

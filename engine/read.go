@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,7 +79,7 @@ func (c *Session) openScan(ctx context.Context, p planner.QueryPlan, b *binder) 
 			maxRows = 0
 		}
 		return c.logScan(ctx, logScanSpec{table: p.Table, changelog: true, binlog: p.Binlog, start: p.Start, stop: p.Stop, partFilter: p.PartitionFilter,
-			filter: filter, maxRows: maxRows, proj: p.Projection, limit: p.Limit, offset: p.Offset}, b)
+			filter: filter, maxRows: maxRows, proj: p.Projection, limit: p.Limit, offset: p.Offset, fetch: p.Fetch}, b)
 	case *planner.KvScan:
 		return c.kvScan(ctx, p, b)
 	}
@@ -318,6 +319,7 @@ type logScanSpec struct {
 	proj       planner.Projection
 	limit      *planner.Value
 	offset     *planner.Value
+	fetch      planner.Options // client.scanner.log.fetch.* options
 }
 
 // defaultPollWait is how long one poll waits for data when
@@ -469,6 +471,11 @@ func (c *Session) logScan(ctx context.Context, spec logScanSpec, b *binder) (sca
 		return nil, pl, err
 	}
 	opts := flussrpc.LogScanOptions{Columns: request, Bounded: spec.stop.Kind != planner.OffsetNone}
+	for _, k := range slices.Sorted(maps.Keys(spec.fetch)) {
+		if err := opts.Set(k, spec.fetch[k]); err != nil {
+			return nil, pl, fmt.Errorf("fluss: %w", err)
+		}
+	}
 	if spec.stop.Kind == planner.OffsetTimestamp {
 		// scan.stop.timestamp: each bucket ends at its offset for that time.
 		ms, err := c.offsetMillis(spec.stop, b)

@@ -48,6 +48,11 @@ type Session struct {
 	// sessVersion), kept because every query needs them (outOptions).
 	out        typeconv.OutOptions
 	outVersion int
+	// look are the session's lookup options as of lookVersion (a
+	// sessVersion; see lookupOptions), or lookErr.
+	look        flussrpc.LookupOptions
+	lookErr     error
+	lookVersion int
 	// writers are this session's cached append/upsert writers (see
 	// write.go), closed with the session.
 	writers    map[writerKey]*connWriter

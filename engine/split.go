@@ -99,5 +99,5 @@ func (c *Session) openPart(ctx context.Context, p planner.QueryPlan, b *binder, 
 // logScanSpecOf is the scan of a LogScan plan.
 func logScanSpecOf(p *planner.LogScan) logScanSpec {
 	return logScanSpec{table: p.Table, start: p.Start, stop: p.Stop, partFilter: p.PartitionFilter,
-		filter: p.Filter, maxRows: p.MaxRows, proj: p.Projection, limit: p.Limit, offset: p.Offset}
+		filter: p.Filter, maxRows: p.MaxRows, proj: p.Projection, limit: p.Limit, offset: p.Offset, fetch: p.Fetch}
 }

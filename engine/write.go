@@ -398,7 +398,7 @@ func (c *Session) exactRowsAffected(hints planner.Options) bool {
 // existing keeps the rows (key columns at positions idx) whose key is
 // found by a lookup and whose stored row matches filter.
 func (c *Session) existing(ctx context.Context, h *tableHandle, idx []int, rows [][]any, filter *rowFilter) ([][]any, error) {
-	lk, err := h.pointLookuper()
+	lk, err := c.lookuperFor(h, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -442,7 +442,7 @@ func (c *Session) execUpdate(ctx context.Context, p *planner.Update, b *binder) 
 	if err != nil {
 		return 0, err
 	}
-	lk, err := h.pointLookuper()
+	lk, err := c.lookuperFor(h, nil)
 	if err != nil {
 		return 0, err
 	}

@@ -101,11 +101,11 @@ func (o *WriterOptions) Set(key, value string) error {
 		n, err = parseMemorySize(v)
 		o.BatchSize = int(n)
 	case "client.writer.batch-timeout":
-		o.BatchTimeout, err = parseJavaDuration(v)
+		o.BatchTimeout, err = ParseJavaDuration(v)
 	case "client.writer.buffer.memory-size":
 		o.BufferMemory, err = parseMemorySize(v)
 	case "client.writer.buffer.wait-timeout":
-		o.BufferWaitTimeout, err = parseJavaDuration(v)
+		o.BufferWaitTimeout, err = ParseJavaDuration(v)
 	case "client.writer.request-max-size":
 		var n int64
 		n, err = parseMemorySize(v)
@@ -129,7 +129,7 @@ func (o *WriterOptions) Set(key, value string) error {
 		b, err = strconv.ParseBool(v)
 		o.DisableDynamicPartitions = !b
 	case "client.writer.delivery-timeout":
-		o.DeliveryTimeout, err = parseJavaDuration(v)
+		o.DeliveryTimeout, err = ParseJavaDuration(v)
 	case "client.writer.bucket.no-key-assigner":
 		o.NoKeyAssigner = strings.ToUpper(v)
 	default:
@@ -241,53 +241,4 @@ func (o *WriterOptions) resolve(c *Client) (writerConfig, error) {
 		cfg.delivery = o.DeliveryTimeout
 	}
 	return cfg, nil
-}
-
-// parseMemorySize reads Java MemorySize strings: "2mb", "64 MB", "1024".
-func parseMemorySize(s string) (int64, error) {
-	t := strings.ToLower(strings.ReplaceAll(s, " ", ""))
-	mult := int64(1)
-	for _, suf := range []struct {
-		s string
-		m int64
-	}{{"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"bytes", 1}, {"b", 1}} {
-		if strings.HasSuffix(t, suf.s) {
-			t, mult = strings.TrimSuffix(t, suf.s), suf.m
-			break
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("not a memory size: %q", s)
-	}
-	return n * mult, nil
-}
-
-// parseJavaDuration reads Java/Go duration strings such as "100ms",
-// "100 ms", "2 s", "1 min", or a plain number of milliseconds.
-func parseJavaDuration(s string) (time.Duration, error) {
-	t := strings.ToLower(strings.ReplaceAll(s, " ", ""))
-	if d, err := time.ParseDuration(t); err == nil {
-		return d, nil
-	}
-	i := 0
-	for i < len(t) && (t[i] >= '0' && t[i] <= '9') {
-		i++
-	}
-	n, err := strconv.ParseInt(t[:i], 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("not a duration: %q", s)
-	}
-	units := map[string]time.Duration{
-		"": time.Millisecond, "ns": time.Nanosecond, "us": time.Microsecond, "ms": time.Millisecond,
-		"milli": time.Millisecond, "millis": time.Millisecond, "s": time.Second, "sec": time.Second,
-		"secs": time.Second, "second": time.Second, "seconds": time.Second, "min": time.Minute,
-		"mins": time.Minute, "minute": time.Minute, "minutes": time.Minute, "h": time.Hour,
-		"hour": time.Hour, "hours": time.Hour, "d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
-	}
-	u, ok := units[t[i:]]
-	if !ok {
-		return 0, fmt.Errorf("not a duration: %q", s)
-	}
-	return time.Duration(n) * u, nil
 }

@@ -601,7 +601,26 @@ type LogScan struct {
 	Offset          *Value
 	Params          []Param
 	Output          []Column
+	// Fetch are the scan's FetchOptionKeys options, resolved with the
+	// precedence hint > SET > table custom property > DSN.
+	Fetch Options
 }
+
+// FetchOptionKeys are the Java client's options of log fetches that a
+// log or changelog scan applies (see LogScan.Fetch).
+var FetchOptionKeys = []string{
+	"client.scanner.log.fetch.max-bytes",
+	"client.scanner.log.fetch.max-bytes-for-bucket",
+	"client.scanner.log.fetch.min-bytes",
+	"client.scanner.log.fetch.wait-max-time",
+}
+
+// LookupOptionKeys are the Java client's options of lookups, which the
+// session's lookups apply from SET or else the DSN. They tune how lookups
+// batch, and the sessions of a table share a lookuper per setting so that
+// their lookups batch together: a hint or a table property would split
+// that sharing per statement, so neither may give them.
+var LookupOptionKeys = []string{"client.lookup.batch-size", "client.lookup.max-inflight-requests"}
 
 // KvScan is a full scan of a primary-key table's current state (P6):
 // SCAN_KV per bucket where available, otherwise LIMIT_SCAN(MaxRows+1)
@@ -638,6 +657,7 @@ type ChangelogScan struct {
 	Offset          *Value
 	Params          []Param
 	Output          []Column
+	Fetch           Options // as LogScan.Fetch
 }
 
 func (*NoOp) planNode()           {}

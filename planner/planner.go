@@ -292,6 +292,9 @@ func checkSessionKey(key, clause string) *Error {
 		}
 		return errf(clause, "'%s' is a session setting: SET it before the statement", key)
 	}
+	if slices.Contains(LookupOptionKeys, key) && clause != "SET" && clause != "RESET" && clause != "option" {
+		return errf(clause, "'%s' is a session setting (SET, or the DSN): the sessions of a table share the batching of its lookups", key)
+	}
 	if strings.HasPrefix(key, "fluss.") {
 		if !flussKeys[key] {
 			return errf(clause, "unknown driver option %q (driver options: %s)", key, strings.Join(slices.Sorted(maps.Keys(flussKeys)), ", "))

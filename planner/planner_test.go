@@ -50,6 +50,8 @@ func TestRejections(t *testing.T) {
 		{"SELECT * FROM `wal_t$binlog`", "FROM", ""},
 		{"SELECT * FROM orders /*+ OPTIONS('scan.startup.mode'='latest') */", "scan.startup.mode",
 			"fluss: Fluss batch scan on primary-key tables only supports full startup mode; read orders$changelog with 'scan.startup.mode'='latest' instead"},
+		{"SELECT * FROM orders /*+ OPTIONS('client.lookup.batch-size'='8') */ WHERE order_id = 1", "OPTIONS hint",
+			"fluss: 'client.lookup.batch-size' is a session setting (SET, or the DSN): the sessions of a table share the batching of its lookups"},
 		{"UPSERT INTO events VALUES (1, 'a', 1.0, NULL)", "UPSERT", "fluss: UPSERT/REPLACE needs a primary-key table; fluss.events is a log table (use INSERT)"},
 		{"REPLACE INTO events VALUES (1, 'a', 1.0, NULL)", "REPLACE", ""},
 		{"INSERT INTO orders SELECT * FROM orders", "INSERT ... SELECT",

@@ -589,7 +589,21 @@ func (q *query) basePlan() (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &LogScan{Table: tbl, Start: start, Stop: stop, PartitionFilter: pf, Filter: filter, MaxRows: maxRows, Projection: q.proj, Limit: q.limit, Offset: q.offset, Params: q.p.params, Output: q.output}, nil
+	return &LogScan{Table: tbl, Start: start, Stop: stop, PartitionFilter: pf, Filter: filter, MaxRows: maxRows, Projection: q.proj, Limit: q.limit, Offset: q.offset, Params: q.p.params, Output: q.output, Fetch: q.fetchOptions()}, nil
+}
+
+// fetchOptions resolves the FetchOptionKeys of a scan; nil when none is set.
+func (q *query) fetchOptions() Options {
+	var o Options
+	for _, k := range FetchOptionKeys {
+		if v, ok := q.opts.get(k); ok {
+			if o == nil {
+				o = Options{}
+			}
+			o[k] = v
+		}
+	}
+	return o
 }
 
 // isPrefixBucketKey reports whether the table's explicit bucket key is a
@@ -718,7 +732,7 @@ func (q *query) changelogPlan() (Plan, error) {
 	}
 	return &ChangelogScan{Table: tableOf(q.info), Binlog: q.binlog, PrimaryKey: q.d.HasPrimaryKey(), Start: start, Stop: stop,
 		PartitionFilter: pf, OffsetFilter: of, Filter: filter, MaxRows: maxRows, Projection: q.proj, Limit: q.limit, Offset: q.offset,
-		Params: q.p.params, Output: q.output}, nil
+		Params: q.p.params, Output: q.output, Fetch: q.fetchOptions()}, nil
 }
 
 // ---------------------------------------------------------------------------

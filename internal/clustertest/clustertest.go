@@ -8,7 +8,8 @@
 // test`) or FLUSS_BOOTSTRAP they skip, saying so, and `go test ./...` runs
 // the unit tests alone. Once asked for, a test that needs the cluster
 // fails, it never skips, when no cluster can be had: an integration suite
-// that silently skips proves nothing.
+// that silently skips proves nothing. RequestCounter tells a test which
+// requests a statement sent.
 package clustertest
 
 import (
