@@ -15,7 +15,8 @@
 // integers as integers, and writes Flink's functions (CONCAT, DATE_FORMAT,
 // FLOOR(t TO unit), REGEXP_REPLACE, ...) as DuckDB expressions that
 // compute the same; a function it does not know is refused by name.
-// Time-zone dependent functions are evaluated in UTC.
+// Time-zone dependent functions are evaluated in the session's zone
+// (SET 'table.local-time-zone', or the DSN's loc).
 //
 // The package needs cgo and the build tag duckdb_arrow (DuckDB's Arrow
 // interface sits behind it); it lives in a module of its own so that the

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -76,8 +77,8 @@ func (e *Engine) db(opts map[string]string) (*sql.DB, error) {
 	init := []string{
 		fmt.Sprintf("SET memory_limit = '%s'", s.memoryLimit),
 		fmt.Sprintf("SET temp_directory = '%s'", s.tempDir),
-		// Results keep the time zone out of TIMESTAMPTZ arithmetic:
-		// Fluss's instants are UTC.
+		// A query sets the session's zone (session.setZone) and puts this
+		// one back.
 		"SET TimeZone = 'UTC'",
 		// '/' divides integers as integers, as in Flink.
 		"SET integer_division = true",
@@ -136,6 +137,10 @@ func (e *Engine) open(ctx context.Context, q *engine.AnalyticQuery) (string, *se
 		return "", nil, err
 	}
 	s := &session{conn: conn, views: v}
+	if err := s.setZone(ctx, q.Location); err != nil {
+		conn.Close()
+		return "", nil, err
+	}
 	err = conn.Raw(func(dc any) error {
 		a, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
 		s.arrow = a
@@ -146,6 +151,47 @@ func (e *Engine) open(ctx context.Context, q *engine.AnalyticQuery) (string, *se
 		return "", nil, err
 	}
 	return text, s, nil
+}
+
+// setZone makes the session's time zone the engine's, so that the time
+// functions of a TIMESTAMP_LTZ (DATE_FORMAT, EXTRACT, FLOOR(t TO DAY),
+// FROM_UNIXTIME, a CAST to TIMESTAMP, ...) and CURRENT_DATE,
+// LOCALTIMESTAMP and CURRENT_TIME see its wall clock, as in Flink.
+func (s *session) setZone(ctx context.Context, loc *time.Location) error {
+	zone, err := engineZone(loc)
+	if err != nil || zone == "UTC" {
+		return err
+	}
+	if _, err := s.conn.ExecContext(ctx, "SET TimeZone = "+sqlString(zone)); err != nil {
+		return fmt.Errorf("fluss: the engine does not know the time zone %s (%s): %w", zone, planner.LocalTimeZone, err)
+	}
+	s.drops = append(s.drops, "SET TimeZone = 'UTC'")
+	return nil
+}
+
+// engineZone is DuckDB's name of the zone loc: its IANA name, or for a
+// fixed offset of whole hours (Flink's 'GMT+08:00'), the Etc/GMT zone of
+// that offset, whose sign POSIX inverts. DuckDB knows no other offsets.
+// The machine's zone (loc=Local) is the TZ variable's when it names one.
+func engineZone(loc *time.Location) (string, error) {
+	if loc == nil || loc == time.UTC {
+		return "UTC", nil
+	}
+	name := loc.String()
+	if name == "Local" {
+		name = os.Getenv("TZ")
+	}
+	if _, err := time.LoadLocation(name); err == nil && name != "" && name != "Local" {
+		return name, nil
+	}
+	_, off := time.Now().In(loc).Zone()
+	switch {
+	case off == 0:
+		return "UTC", nil
+	case off%3600 == 0:
+		return fmt.Sprintf("Etc/GMT%+d", -off/3600), nil
+	}
+	return "", fmt.Errorf("fluss: the engine takes a time zone by name or a whole-hour offset, and %s is neither: SET '%s' to a name such as 'Asia/Kolkata'", loc, planner.LocalTimeZone)
 }
 
 // close drops the views and temporary tables and returns the connection.

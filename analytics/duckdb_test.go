@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -80,5 +81,29 @@ func TestViewsReadTheColumnsNamed(t *testing.T) {
 				t.Errorf("got %q, want %q", g, c.want)
 			}
 		})
+	}
+}
+
+func TestEngineZone(t *testing.T) {
+	shanghai, err := time.LoadLocation("Asia/Shanghai")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		loc  *time.Location
+		want string // "" for an error
+	}{
+		{nil, "UTC"},
+		{time.UTC, "UTC"},
+		{shanghai, "Asia/Shanghai"},
+		{time.FixedZone("GMT+08:00", 8*3600), "Etc/GMT-8"},
+		{time.FixedZone("-05", -5*3600), "Etc/GMT+5"},
+		{time.FixedZone("GMT+00:00", 0), "UTC"},
+		{time.FixedZone("+05:30", 5*3600+1800), ""},
+	} {
+		got, err := engineZone(tc.loc)
+		if got != tc.want || (err == nil) != (tc.want != "") {
+			t.Errorf("engineZone(%v) = %q, %v; want %q", tc.loc, got, err, tc.want)
+		}
 	}
 }

@@ -15,8 +15,8 @@ import (
 // compute the same (translate_func.go). What DuckDB cannot compute as
 // Flink does is an error that names it, never a query that answers
 // differently. Time-zone dependent functions (DATE_FORMAT of a
-// TIMESTAMP_LTZ, FROM_UNIXTIME, ...) are evaluated in UTC, the engine's
-// time zone.
+// TIMESTAMP_LTZ, FROM_UNIXTIME, ...) are evaluated in the engine's time
+// zone, which a query sets to the session's.
 func translate(stmt parser.SelectStatement) (string, error) {
 	w := &writer{}
 	w.query(stmt)

@@ -7,9 +7,10 @@ import (
 	"github.com/gofluss/fluss/parser"
 )
 
-// Flink's time functions in DuckDB. The engine's time zone is UTC, so
-// the functions that read or write wall-clock time of an instant (a
-// TIMESTAMP_LTZ, an epoch number) do so in UTC.
+// Flink's time functions in DuckDB. The engine's time zone is the
+// session's (session.setZone), so the functions that read or write the
+// wall-clock time of an instant (a TIMESTAMP_LTZ, an epoch number) do so
+// in that zone, as Flink's do.
 
 // defaultTimeFormat is the format of Flink's TO_TIMESTAMP,
 // UNIX_TIMESTAMP and FROM_UNIXTIME when none is given.
@@ -245,9 +246,10 @@ func unixTimestamp(w *writer, f *parser.FuncCall) {
 	if !ok {
 		return
 	}
-	w.str("(epoch_ms(try_strptime(")
+	// The wall-clock time read is the session zone's.
+	w.str("(epoch_ms(CAST(try_strptime(")
 	w.expr(f.Args[0])
-	w.str(", ", sqlString(pattern), ")) // 1000)")
+	w.str(", ", sqlString(pattern), ") AS TIMESTAMPTZ)) // 1000)")
 }
 
 // fromUnixtime is FROM_UNIXTIME(seconds [, format]): the string of the
