@@ -77,6 +77,11 @@ type Config struct {
 	// user's unfetched results (of statements run by GetFlightInfo): one
 	// more drops the oldest. 0 means DefaultMaxOpenPerUser.
 	MaxOpenPerUser int
+	// GRPCOptions are more options of the gRPC server, applied after its
+	// own: interceptors run after its authentication, for example those
+	// of the otel module's GRPCServerOptions, which continue the callers'
+	// traces.
+	GRPCOptions []grpc.ServerOption
 }
 
 // DefaultScanEndpoints is the ScanEndpoints of a zero Config: one per two
@@ -168,7 +173,7 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.TLS != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLS)))
 	}
-	s.grpc = grpc.NewServer(opts...)
+	s.grpc = grpc.NewServer(append(opts, cfg.GRPCOptions...)...)
 	flight.RegisterFlightServiceServer(s.grpc, flightService{FlightServer: fsql.NewFlightServerWithAllocator(s, s.mem), s: s})
 	go s.janitor()
 	return s, nil

@@ -11,7 +11,8 @@
 // is the default schema, and its settings (zone, tx=reject, options) apply
 // to every statement. --otel (or OTEL_EXPORTER_OTLP_ENDPOINT in the
 // environment) exports a span per statement, with its RPCs under it, and
-// the client's metrics over OTLP.
+// the client's metrics over OTLP; a call's statement spans join the trace
+// its gRPC metadata names (W3C traceparent).
 package main
 
 import (
@@ -93,6 +94,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 		defer flushOTel(shutdown, stderr)
 		cfg.Client.Tracer = flussotel.NewTracer()
+		cfg.GRPCOptions = flussotel.GRPCServerOptions()
 	}
 	if (*cert == "") != (*key == "") {
 		fmt.Fprintln(stderr, "fluss-flightsql: --tls-cert and --tls-key go together")

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"slices"
 	"testing"
 
 	fsql "github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 
 	"github.com/gofluss/fluss/internal/clustertest"
 	"github.com/gofluss/fluss/internal/testkit"
@@ -31,11 +33,14 @@ func TestServeOTel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	info, err := cl.Execute(ctx, "SHOW DATABASES")
+	// The caller's trace, as a W3C traceparent header.
+	const traceID, parentID = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+	callCtx := metadata.AppendToOutgoingContext(ctx, "traceparent", "00-"+traceID+"-"+parentID+"-01")
+	info, err := cl.Execute(callCtx, "SHOW DATABASES")
 	if err != nil {
 		t.Fatalf("SHOW DATABASES: %v", err)
 	}
-	rd, err := cl.DoGet(ctx, info.Endpoint[0].Ticket)
+	rd, err := cl.DoGet(callCtx, info.Endpoint[0].Ticket)
 	if err != nil {
 		t.Fatalf("DoGet: %v", err)
 	}
@@ -48,6 +53,10 @@ func TestServeOTel(t *testing.T) {
 	var names []string
 	for _, s := range recv.Spans() {
 		names = append(names, s.GetName())
+		if s.GetName() == "SHOW" && (hex.EncodeToString(s.GetTraceId()) != traceID || hex.EncodeToString(s.GetParentSpanId()) != parentID) {
+			t.Errorf("span SHOW in trace %x under %x; want the caller's trace %s under %s",
+				s.GetTraceId(), s.GetParentSpanId(), traceID, parentID)
+		}
 	}
 	for _, want := range []string{"SHOW", "LIST_DATABASES"} {
 		if !slices.Contains(names, want) {
