@@ -387,6 +387,9 @@ func (c *Config) setKey(k, v string) error {
 		if err := planner.CheckOption(k, v); errors.As(err, &pe) {
 			return fmt.Errorf("%s=%q: %s", k, v, pe.Msg)
 		}
+		if err := flussrpc.CheckOption(k, v); err != nil {
+			return err
+		}
 		c.Options[k] = v
 		return nil
 	}

@@ -97,6 +97,8 @@ func TestParseDSNErrors(t *testing.T) {
 		{"fluss://h:1/" + strings.Repeat("d", 201), "is longer than 200 characters"},
 		{"fluss://h:1?nope=1", `unknown key "nope"; known keys: catalog, client.lookup.batch-size`},
 		{"fluss://h:1?client.request-timeout=soon", `client.request-timeout="soon": want a non-negative duration such as 30 s`},
+		{"fluss://h:1?client.lookup.batch-size=0", `option client.lookup.batch-size="0": must be positive`},
+		{"fluss://h:1?client.writer.batch-size=big", `option client.writer.batch-size="big": not a memory size`},
 		{"fluss://h:1?client.security.sasl.password=x", "user:password@"},
 		{"fluss://h:1?tx=maybe", `want "batch" or "reject"`},
 		{"fluss://h:1?fluss.write.sync=false", `fluss.write.sync="false": 'fluss.write.sync' = 'false' is not supported`},

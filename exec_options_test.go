@@ -77,14 +77,38 @@ func TestJavaClientOptionsApplied(t *testing.T) {
 			}
 			return counter.Count(flussrpc.APIKeyLookup)
 		}
-		plain := lookups(countingDB(t, name))
+		db, counter := countingDB(t, name)
+		plain := lookups(db, counter)
 		one := lookups(countingDB(t, name+"?client.lookup.batch-size=1"))
 		if one < batches || plain >= batches {
 			t.Fatalf("LOOKUP requests: %d with batch size 1, %d without; want >= %d and fewer", one, plain, batches)
 		}
-		db, _ := countingDB(t, name+"?client.lookup.batch-size=0")
-		if _, err := db.QueryContext(ctxT(t), in); err == nil || !strings.Contains(err.Error(), "client.lookup.batch-size") {
-			t.Fatalf("batch size 0: %v", err)
+		// A bad value fails when it is given, not at the first lookup.
+		if _, err := fluss.ParseDSN("fluss://h:1/?client.lookup.batch-size=0"); err == nil || !strings.Contains(err.Error(), "client.lookup.batch-size") {
+			t.Fatalf("DSN batch size 0: %v", err)
+		}
+		conn, err := db.Conn(ctxT(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctxT(t), "SET 'client.lookup.batch-size' = '0'"); err == nil || !strings.Contains(err.Error(), "client.lookup.batch-size") {
+			t.Fatalf("SET batch size 0: %v", err)
+		}
+		if _, err := conn.ExecContext(ctxT(t), "SET 'client.lookup.batch-size' = '1'"); err != nil {
+			t.Fatal(err)
+		}
+		// SET applies as the DSN does.
+		counter.Reset()
+		rows, err := conn.QueryContext(ctxT(t), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(readStrings(t, rows)); got != batches {
+			t.Fatalf("%s: %d rows, want %d", in, got, batches)
+		}
+		if n := counter.Count(flussrpc.APIKeyLookup); n < batches {
+			t.Fatalf("LOOKUP requests after SET batch size 1: %d, want >= %d", n, batches)
 		}
 	})
 }

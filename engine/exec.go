@@ -136,6 +136,9 @@ func (c *Session) execute(ctx context.Context, p planner.Plan, b *binder) (drive
 	case *planner.Use:
 		return nil, 0, c.use(ctx, p.Database)
 	case *planner.SetOption:
+		if err := flussrpc.CheckOption(p.Key, p.Value); err != nil {
+			return nil, 0, fmt.Errorf("fluss: %w", err)
+		}
 		if p.Key == planner.LocalTimeZone {
 			loc, err := parseTimeZone(p.Value, c.cfg.Location)
 			if err != nil {

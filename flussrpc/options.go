@@ -64,6 +64,27 @@ func (o *LookupOptions) Set(key, value string) error {
 	return nil
 }
 
+// CheckOption validates the value of a Java client option this client
+// applies, without applying it: client.writer.* keys as WriterOptions.Set
+// takes them, client.scanner.log.fetch.* as LogScanOptions.Set,
+// client.lookup.batch-size and .max-inflight-requests as
+// LookupOptions.Set. Other keys pass, so that a caller can check a whole
+// configuration at once (the driver does, for SET and the DSN).
+func CheckOption(key, value string) error {
+	switch {
+	case strings.HasPrefix(key, "client.writer."):
+		var o WriterOptions
+		return o.Set(key, value)
+	case strings.HasPrefix(key, "client.scanner.log.fetch."):
+		var o LogScanOptions
+		return o.Set(key, value)
+	case key == "client.lookup.batch-size", key == "client.lookup.max-inflight-requests":
+		var o LookupOptions
+		return o.Set(key, value)
+	}
+	return nil
+}
+
 // parseInt32Size is parseMemorySize for the positive int32 fields of
 // fetch requests.
 func parseInt32Size(s string) (int32, error) {

@@ -54,3 +54,25 @@ func TestLookupOptionsSet(t *testing.T) {
 		{"client.lookup.max-retries", "3", LookupOptions{}, "unknown lookup option"},
 	}, (*LookupOptions).Set, func(a, b LookupOptions) bool { return a == b })
 }
+
+func TestCheckOption(t *testing.T) {
+	for _, tc := range []struct {
+		key, value string
+		ok         bool
+	}{
+		{"client.writer.batch-size", "4mb", true},
+		{"client.writer.batch-size", "big", false},
+		{"client.writer.nonsense", "1", false},
+		{"client.scanner.log.fetch.min-bytes", "1kb", true},
+		{"client.scanner.log.fetch.wait-max-time", "forever", false},
+		{"client.lookup.batch-size", "0", false},
+		{"client.lookup.max-inflight-requests", "8", true},
+		// Accepted for a Java configuration's sake, and not applied.
+		{"client.lookup.max-retries", "anything", true},
+		{"scan.startup.mode", "earliest", true},
+	} {
+		if err := CheckOption(tc.key, tc.value); (err == nil) != tc.ok {
+			t.Errorf("CheckOption(%s, %q) = %v, want ok %v", tc.key, tc.value, err, tc.ok)
+		}
+	}
+}
