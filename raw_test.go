@@ -1,6 +1,7 @@
 package fluss_test
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"slices"
@@ -132,15 +133,25 @@ func TestRawArrow(t *testing.T) {
 	}
 }
 
-// TestQueryArrowLogScan: QueryArrow of a log scan gives the rows and
-// columns database/sql gives, whether the scanned batches are handed out
-// as they are (SELECT *, projections, aliases) or rebuilt row by row
-// (filters, LIMIT).
-func TestQueryArrowLogScan(t *testing.T) {
+// TestQueryArrowScans: QueryArrow of a log or primary-key table scan
+// gives the rows and columns database/sql gives, whether the scanned
+// batches are handed out as they are (log SELECT *, projections,
+// aliases), the primary-key rows are decoded straight into records, or
+// rows are rebuilt one by one (filters, LIMIT).
+func TestQueryArrowScans(t *testing.T) {
 	db, d, c := rawEnv(t)
+	for _, pk := range []bool{false, true} {
+		tbl, ddl, load := d+".logt", "", fluss.AppendArrow
+		if pk {
+			tbl, ddl, load = d+".pkt", ", PRIMARY KEY (id) NOT ENFORCED", fluss.UpsertArrow
+		}
+		mustExec(t, db, "CREATE TABLE "+tbl+" (id BIGINT, name STRING"+ddl+") WITH ('bucket.num' = '3', 'table.log.format' = '"+logFormat+"')")
+		queryArrowScans(t, db, c, tbl, load)
+	}
+}
+
+func queryArrowScans(t *testing.T, db *sql.DB, c *sql.Conn, tbl string, load func(context.Context, *sql.Conn, string, arrow.RecordBatch) (int64, error)) {
 	ctx := ctxT(t)
-	tbl := d + ".logt"
-	mustExec(t, db, "CREATE TABLE "+tbl+" (id BIGINT, name STRING) WITH ('bucket.num' = '3', 'table.log.format' = '"+logFormat+"')")
 	r, err := fluss.QueryArrow(ctx, c, "SELECT * FROM "+tbl+" LIMIT 0")
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +160,7 @@ func TestQueryArrowLogScan(t *testing.T) {
 	r.Release()
 	for from := 0; from < 3000; from += 1000 {
 		rec := arrowRecord(sch, from, 1000)
-		_, err := fluss.AppendArrow(ctx, c, tbl, rec)
+		_, err := load(ctx, c, tbl, rec)
 		rec.Release()
 		if err != nil {
 			t.Fatal(err)

@@ -170,6 +170,10 @@ type ArrowReader struct {
 	eof    bool
 	// direct is set when the source's Arrow batches are the result.
 	direct *directArrow
+	// kv is set when a primary-key table scan's records are the result,
+	// projected by kvProj (nil: as they are).
+	kv     *kvSource
+	kvProj []int
 	// engine, instead of src, gives the records of a query engine
 	// (analytic.go).
 	engine array.RecordReader
@@ -199,9 +203,11 @@ var _ array.RecordReader = (*ArrowReader)(nil)
 // A log scan the client neither filters nor windows (no WHERE on
 // non-partition columns, no LIMIT or OFFSET) hands out the log batches as
 // flussrpc's LogScanner.PollArrow decodes them, one record per batch, with
-// no row-by-row detour. Other plans decode rows into the codec value model
-// and build them into Arrow again, which saves only the database/sql
-// conversion per value. Every read plan is accepted; lookups, COUNT and LIMIT scans are read at
+// no row-by-row detour; so does an unfiltered, unwindowed scan of a
+// primary-key table, whose LIMIT_SCAN answers are decoded field by field
+// into records (flussrpc.TableScan.NextArrow). Other plans decode rows
+// into the codec value model and build them into Arrow again, which saves
+// only the database/sql conversion per value. Every read plan is accepted; lookups, COUNT and LIMIT scans are read at
 // once and come back as one record. The reader fetches with ctx until it
 // is released; keep ctx alive (and the session open) until then. It
 // takes one statement; args are bound as in Prepared.Run.
@@ -285,6 +291,11 @@ func newArrowReader(ctx context.Context, out []planner.Column, src scanSource, p
 	if ls, ok := src.(*logSource); ok && !ls.changelog && ls.before == nil && pl.projectsOnly() {
 		r.direct = &directArrow{src: ls, proj: pl.proj}
 	}
+	if ks, ok := src.(*kvSource); ok && pl.projectsOnly() {
+		// The table's rows go from the LIMIT_SCAN answers straight into
+		// records (TableScan.NextArrow).
+		r.kv, r.kvProj = ks, pl.proj
+	}
 	r.st = pipelineState{pl: pl}
 	r.refs.Store(1)
 	return r, nil
@@ -339,6 +350,9 @@ func (r *ArrowReader) Next() bool {
 	}
 	if r.direct != nil {
 		return r.nextDirect()
+	}
+	if r.kv != nil {
+		return r.nextKV()
 	}
 	if r.engine != nil {
 		return r.nextEngine()
@@ -408,6 +422,28 @@ func (r *ArrowReader) nextDirect() bool {
 	defer b.Record.Release()
 	r.cur, r.err = reshapeRecord(r.schema, b.Record, d.proj)
 	return r.err == nil
+}
+
+// nextKV makes the next record of a primary-key table scan, reshaped to
+// the result's schema, the current record.
+func (r *ArrowReader) nextKV() bool {
+	for {
+		rec, err := r.kv.sc.NextArrow(r.ctx)
+		if errors.Is(err, io.EOF) {
+			return false
+		}
+		if err != nil {
+			r.err = WrapError(r.kv.explain(err), "")
+			return false
+		}
+		if rec.NumRows() == 0 {
+			rec.Release()
+			continue
+		}
+		r.cur, r.err = reshapeRecord(r.schema, rec, r.kvProj)
+		rec.Release()
+		return r.err == nil
+	}
 }
 
 // reshapeRecord returns the columns proj of rec (all, in order, when proj

@@ -60,10 +60,15 @@ type kvSource struct {
 
 func (s *kvSource) next(ctx context.Context) ([][]any, error) {
 	rows, err := s.sc.Next(ctx)
+	return rows, s.explain(err)
+}
+
+// explain turns the scan's row cap into the option that sets it.
+func (s *kvSource) explain(err error) error {
 	if errors.Is(err, flussrpc.ErrRowCap) {
-		return nil, &planner.Error{Clause: "fluss.scan.max-rows", Msg: fmt.Sprintf("result exceeds fluss.scan.max-rows=%d for a primary-key table scan; add LIMIT, narrow by partition, or raise the limit", s.maxRows)}
+		return &planner.Error{Clause: "fluss.scan.max-rows", Msg: fmt.Sprintf("result exceeds fluss.scan.max-rows=%d for a primary-key table scan; add LIMIT, narrow by partition, or raise the limit", s.maxRows)}
 	}
-	return rows, err
+	return err
 }
 
 func (s *kvSource) close() { s.sc.Close() }

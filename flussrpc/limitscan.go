@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/pb"
 )
 
@@ -19,35 +21,69 @@ import (
 // mapped to the table's schema as of OpenTable. It is a bounded sample,
 // not a full scan.
 func (t *Table) LimitScan(ctx context.Context, partition string, bucket int32, limit int) ([][]any, error) {
+	return limitScan(ctx, t, partition, bucket, limit, func(ctx context.Context, recs []byte, node ServerNode) ([][]any, error) {
+		var rows [][]any
+		var err error
+		if t.info.Descriptor.HasPrimaryKey() {
+			rows, err = t.decodeValueBatch(ctx, recs)
+		} else {
+			rows, err = t.decodeLogRows(ctx, recs, node)
+		}
+		if len(rows) > limit {
+			// Whole batches come back; keep the last limit records.
+			rows = rows[len(rows)-limit:]
+		}
+		return rows, err
+	})
+}
+
+// limitScan sends the LIMIT_SCAN of one bucket, waiting out stale
+// routing, and decodes a non-empty answer's records with decode (an
+// empty answer gives the zero T).
+func limitScan[T any](ctx context.Context, t *Table, partition string, bucket int32, limit int,
+	decode func(ctx context.Context, recs []byte, node ServerNode) (T, error)) (T, error) {
+	var zero T
 	if limit <= 0 {
-		return nil, fmt.Errorf("flussrpc: LimitScan limit must be positive, got %d", limit)
+		return zero, fmt.Errorf("flussrpc: LimitScan limit must be positive, got %d", limit)
 	}
 	if bucket < 0 || int(bucket) >= t.info.NumBuckets() {
-		return nil, fmt.Errorf("flussrpc: bucket %d out of range for %s", bucket, t.info.Path)
+		return zero, fmt.Errorf("flussrpc: bucket %d out of range for %s", bucket, t.info.Path)
 	}
 	path := PhysicalPath{TablePath: t.info.Path, Partition: partition}
 	r := t.c.routingRetrier()
 	for {
-		rows, err := t.limitScanOnce(ctx, path, bucket, limit)
-		if err == nil || !IsRetriable(err) {
-			return rows, err
+		recs, node, err := t.limitScanOnce(ctx, path, bucket, limit)
+		if err == nil {
+			if len(recs) == 0 {
+				return zero, nil
+			}
+			out, err := decode(ctx, recs, node)
+			if err != nil {
+				return zero, fmt.Errorf("flussrpc: limit scan of bucket %d of %s: %w", bucket, path, err)
+			}
+			return out, nil
+		}
+		if !IsRetriable(err) {
+			return zero, err
 		}
 		if IsInvalidMetadata(err) {
 			t.c.meta.invalidate(path)
 		}
 		if ok, werr := r.again(ctx); !ok {
 			if werr != nil {
-				return nil, errors.Join(werr, err)
+				return zero, errors.Join(werr, err)
 			}
-			return nil, err
+			return zero, err
 		}
 	}
 }
 
-func (t *Table) limitScanOnce(ctx context.Context, path PhysicalPath, bucket int32, limit int) ([][]any, error) {
+// limitScanOnce sends one LIMIT_SCAN and returns the answer's records and
+// the server that sent them.
+func (t *Table) limitScanOnce(ctx context.Context, path PhysicalPath, bucket int32, limit int) ([]byte, ServerNode, error) {
 	node, rt, err := t.c.leaderOf(ctx, path, bucket)
 	if err != nil {
-		return nil, err
+		return nil, node, err
 	}
 	req := &pb.LimitScanRequest{TableId: proto.Int64(rt.tableID), BucketId: proto.Int32(bucket), Limit: proto.Int32(int32(min(limit, 1<<30)))}
 	if rt.partitionID >= 0 {
@@ -55,33 +91,14 @@ func (t *Table) limitScanOnce(ctx context.Context, path PhysicalPath, bucket int
 	}
 	var resp pb.LimitScanResponse
 	if err := callNode(ctx, t.c, node, rpcLimitScan, req, &resp); err != nil {
-		return nil, err
+		return nil, node, err
 	}
 	if err := ErrorFromCode(resp.GetErrorCode(), resp.GetErrorMessage()); err != nil {
-		return nil, err
+		return nil, node, err
 	}
-	recs := resp.GetRecords()
-	if len(recs) == 0 {
-		return nil, nil
-	}
-	var rows [][]any
-	if t.info.Descriptor.HasPrimaryKey() {
-		rows, err = t.decodeValueBatch(ctx, recs)
-	} else {
-		rows, err = t.decodeLogRows(ctx, recs, node)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("flussrpc: limit scan of bucket %d of %s: %w", bucket, path, err)
-	}
-	if len(rows) > limit {
-		// Whole batches come back; keep the last limit records.
-		rows = rows[len(rows)-limit:]
-	}
-	return rows, nil
+	return resp.GetRecords(), node, nil
 }
 
-// decodeValueBatch decodes a value record batch (the KV format of
-// LIMIT_SCAN results) into table rows.
 func (t *Table) decodeValueBatch(ctx context.Context, b []byte) ([][]any, error) {
 	vals, err := codec.ParseValueBatch(b)
 	if err != nil {
@@ -105,6 +122,56 @@ func (t *Table) decodeValueBatch(ctx context.Context, b []byte) ([][]any, error)
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// valueBatchRecord decodes the last limit rows of a primary-key table's
+// value batch b into an Arrow record of the table's columns. Rows in the
+// compacted format of the table's current schema go into the record
+// field by field (RowBuilder.AppendCompacted); others are decoded into
+// values and mapped to the current schema first, as decodeValueBatch does.
+func (t *Table) valueBatchRecord(ctx context.Context, b []byte, limit int) (arrow.RecordBatch, error) {
+	vals, err := codec.ParseValueBatch(b)
+	if err != nil {
+		return nil, err
+	}
+	if len(vals) > limit {
+		vals = vals[len(vals)-limit:]
+	}
+	rf, ok := codec.ParseRowFormat(t.info.Descriptor.KvFormat())
+	if !ok {
+		return nil, fmt.Errorf("unsupported kv format %q", t.info.Descriptor.KvFormat())
+	}
+	bld, err := arrowipc.NewRowBuilder(t.info.Descriptor.Schema.Columns, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer bld.Release()
+	rd := newEvolveReaders(t, rf)
+	current := int16(t.info.SchemaID)
+	for _, v := range vals {
+		if rf == codec.FormatCompacted && v.SchemaID == current {
+			err = bld.AppendCompacted(v.Row)
+		} else {
+			err = appendEvolved(ctx, bld, rd, v)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return bld.NewRecord(), nil
+}
+
+// appendEvolved appends value v, decoded with its schema's reader.
+func appendEvolved(ctx context.Context, bld *arrowipc.RowBuilder, rd *evolveReaders, v codec.ValueRecord) error {
+	r, err := rd.get(ctx, v.SchemaID)
+	if err != nil {
+		return err
+	}
+	row, err := r.decode(v.Row)
+	if err != nil {
+		return err
+	}
+	return bld.Append(row)
 }
 
 // decodeLogRows decodes concatenated log batches into table rows.

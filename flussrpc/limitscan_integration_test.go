@@ -94,6 +94,15 @@ func TestLimitScanPKTableAndKVScan(t *testing.T) {
 			if _, err := scanTable(11); !errors.Is(err, flussrpc.ErrRowCap) {
 				t.Fatalf("ScanTable(cap 11) of 12 rows: %v, want ErrRowCap", err)
 			}
+			// NextArrow reads the same rows as records, under the cap too.
+			recs, err := scanTableArrow(t, ctx, tbl, 12)
+			if err != nil {
+				t.Fatalf("NextArrow: %v", err)
+			}
+			sameRowSet(t, "NextArrow", recs, rows)
+			if _, err := scanTableArrow(t, ctx, tbl, 11); !errors.Is(err, flussrpc.ErrRowCap) {
+				t.Fatalf("NextArrow (cap 11) of 12 rows: %v, want ErrRowCap", err)
+			}
 		})
 	}
 }

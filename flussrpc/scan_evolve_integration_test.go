@@ -92,6 +92,12 @@ func TestScanAndLookupSchemaEvolution(t *testing.T) {
 						t.Fatal(err)
 					}
 					sameRowSet(t, "limit scan after ALTER", all, [][]any{{int32(1), "one", nil}, {int32(2), "two", nil}, {int32(3), "three", int64(33)}})
+					// Rows of both schemas, as records.
+					recs, err := scanTableArrow(t, ctx, cur, 10)
+					if err != nil {
+						t.Fatal(err)
+					}
+					sameRowSet(t, "NextArrow after ALTER", recs, all)
 				}
 			})
 		}

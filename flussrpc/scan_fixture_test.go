@@ -1,7 +1,10 @@
 package flussrpc_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/big"
 	"sort"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/gofluss/fluss/flussrpc"
 	"github.com/gofluss/fluss/flussrpc/codec"
+	"github.com/gofluss/fluss/flussrpc/codec/arrowipc"
 	"github.com/gofluss/fluss/flussrpc/schema"
 	"github.com/gofluss/fluss/internal/clustertest"
 )
@@ -259,6 +263,41 @@ func createRowPartitions(t *testing.T, c *flussrpc.Client, tbl *flussrpc.Table, 
 		if key := fmt.Sprint(spec); !seen[key] {
 			seen[key] = true
 			createPartition(t, c, tbl.Path(), spec)
+		}
+	}
+}
+
+// scanTableArrow reads a primary-key table whole with TableScan.NextArrow
+// (capped at maxRows) and returns its records' rows.
+func scanTableArrow(t *testing.T, ctx context.Context, tbl *flussrpc.Table, maxRows int64) ([][]any, error) {
+	t.Helper()
+	sc := tbl.ScanTable([]string{""}, maxRows)
+	defer sc.Close()
+	cols := tbl.Info().Descriptor.Schema.Columns
+	rd, err := arrowipc.NewColumnReader(cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]any
+	for {
+		rec, err := sc.NextArrow(ctx)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		got, err := rd.Read(rec)
+		rec.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r := range got.NumRows() {
+			row := make([]any, len(cols))
+			for c := range row {
+				row[c] = got.Value(c, r)
+			}
+			out = append(out, row)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/gofluss/fluss/flussrpc/schema"
@@ -20,8 +21,56 @@ func FuzzCompactedDecode(f *testing.F) {
 	f.Add([]byte{})
 	dec, _ := NewCompactedDecoder(types)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = dec.Decode(data)
+		want, err := dec.Decode(data)
+		// DecodeCompactedFields reads the same row the same way.
+		c := &rowCollector{types: types, row: make([]any, len(types))}
+		ferr := DecodeCompactedFields(c, types, data)
+		if (err == nil) != (ferr == nil) {
+			t.Fatalf("Decode: %v, DecodeCompactedFields: %v", err, ferr)
+		}
+		if err == nil && !reflect.DeepEqual(c.row, want) {
+			t.Fatalf("DecodeCompactedFields gave %#v, Decode %#v", c.row, want)
+		}
 	})
+}
+
+// rowCollector is a FieldVisitor that rebuilds the row Decode returns.
+type rowCollector struct {
+	types []schema.DataType
+	row   []any
+}
+
+func (c *rowCollector) Null(col int)         { c.row[col] = nil }
+func (c *rowCollector) Bool(col int, v bool) { c.row[col] = v }
+func (c *rowCollector) Value(col int, v any) { c.row[col] = v }
+
+func (c *rowCollector) Int(col int, v int64) {
+	switch c.types[col].Root {
+	case schema.RootTinyInt:
+		c.row[col] = int8(v)
+	case schema.RootSmallInt:
+		c.row[col] = int16(v)
+	case schema.RootInt:
+		c.row[col] = int32(v)
+	default:
+		c.row[col] = v
+	}
+}
+
+func (c *rowCollector) Float(col int, v float64) {
+	if c.types[col].Root == schema.RootFloat {
+		c.row[col] = float32(v)
+		return
+	}
+	c.row[col] = v
+}
+
+func (c *rowCollector) Bytes(col int, v []byte) {
+	if c.types[col].Root == schema.RootBytes {
+		c.row[col] = append([]byte{}, v...)
+		return
+	}
+	c.row[col] = string(v)
 }
 
 func FuzzIndexedDecode(f *testing.F) {

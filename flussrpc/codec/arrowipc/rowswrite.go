@@ -28,6 +28,7 @@ type RowBuilder struct {
 	columns []column
 	layout  layout
 	rows    int
+	types   []schema.DataType // of cols, made by AppendCompacted
 }
 
 // NewRowBuilder returns a builder for rows of cols, allocating from mem
