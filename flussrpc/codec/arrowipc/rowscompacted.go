@@ -95,4 +95,3 @@ func (s *compactedSink) Value(col int, v any) {
 	}
 	c.add(v)
 }
-
