@@ -89,6 +89,16 @@ func newEvolveReaders(t *Table, format codec.RowFormat) *evolveReaders {
 	return e
 }
 
+// decodeValue decodes a value record with the reader of its schema, into
+// a row of the current schema.
+func (e *evolveReaders) decodeValue(ctx context.Context, v codec.ValueRecord) ([]any, error) {
+	r, err := e.get(ctx, v.SchemaID)
+	if err != nil {
+		return nil, err
+	}
+	return r.decode(v.Row)
+}
+
 // get returns the reader for rows written with schema id.
 func (e *evolveReaders) get(ctx context.Context, id int16) (*evolveReader, error) {
 	if r, ok := (*e.readers.Load())[id]; ok {

@@ -100,22 +100,13 @@ func (t *Table) limitScanOnce(ctx context.Context, path PhysicalPath, bucket int
 }
 
 func (t *Table) decodeValueBatch(ctx context.Context, b []byte) ([][]any, error) {
-	vals, err := codec.ParseValueBatch(b)
+	vals, _, rd, err := t.parseValueBatch(b)
 	if err != nil {
 		return nil, err
 	}
-	rf, ok := codec.ParseRowFormat(t.info.Descriptor.KvFormat())
-	if !ok {
-		return nil, fmt.Errorf("unsupported kv format %q", t.info.Descriptor.KvFormat())
-	}
-	rd := newEvolveReaders(t, rf)
 	rows := make([][]any, 0, len(vals))
 	for _, v := range vals {
-		r, err := rd.get(ctx, v.SchemaID)
-		if err != nil {
-			return nil, err
-		}
-		row, err := r.decode(v.Row)
+		row, err := rd.decodeValue(ctx, v)
 		if err != nil {
 			return nil, err
 		}
@@ -130,29 +121,27 @@ func (t *Table) decodeValueBatch(ctx context.Context, b []byte) ([][]any, error)
 // field by field (RowBuilder.AppendCompacted); others are decoded into
 // values and mapped to the current schema first, as decodeValueBatch does.
 func (t *Table) valueBatchRecord(ctx context.Context, b []byte, limit int) (arrow.RecordBatch, error) {
-	vals, err := codec.ParseValueBatch(b)
+	vals, rf, rd, err := t.parseValueBatch(b)
 	if err != nil {
 		return nil, err
 	}
 	if len(vals) > limit {
 		vals = vals[len(vals)-limit:]
 	}
-	rf, ok := codec.ParseRowFormat(t.info.Descriptor.KvFormat())
-	if !ok {
-		return nil, fmt.Errorf("unsupported kv format %q", t.info.Descriptor.KvFormat())
-	}
 	bld, err := arrowipc.NewRowBuilder(t.info.Descriptor.Schema.Columns, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer bld.Release()
-	rd := newEvolveReaders(t, rf)
 	current := int16(t.info.SchemaID)
 	for _, v := range vals {
 		if rf == codec.FormatCompacted && v.SchemaID == current {
 			err = bld.AppendCompacted(v.Row)
 		} else {
-			err = appendEvolved(ctx, bld, rd, v)
+			var row []any
+			if row, err = rd.decodeValue(ctx, v); err == nil {
+				err = bld.Append(row)
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -161,17 +150,18 @@ func (t *Table) valueBatchRecord(ctx context.Context, b []byte, limit int) (arro
 	return bld.NewRecord(), nil
 }
 
-// appendEvolved appends value v, decoded with its schema's reader.
-func appendEvolved(ctx context.Context, bld *arrowipc.RowBuilder, rd *evolveReaders, v codec.ValueRecord) error {
-	r, err := rd.get(ctx, v.SchemaID)
+// parseValueBatch splits a primary-key table's value batch into its
+// records and gives the table's row format and the readers of its schemas.
+func (t *Table) parseValueBatch(b []byte) ([]codec.ValueRecord, codec.RowFormat, *evolveReaders, error) {
+	vals, err := codec.ParseValueBatch(b)
 	if err != nil {
-		return err
+		return nil, 0, nil, err
 	}
-	row, err := r.decode(v.Row)
-	if err != nil {
-		return err
+	rf, ok := codec.ParseRowFormat(t.info.Descriptor.KvFormat())
+	if !ok {
+		return nil, 0, nil, fmt.Errorf("unsupported kv format %q", t.info.Descriptor.KvFormat())
 	}
-	return bld.Append(row)
+	return vals, rf, newEvolveReaders(t, rf), nil
 }
 
 // decodeLogRows decodes concatenated log batches into table rows.

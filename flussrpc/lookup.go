@@ -282,11 +282,7 @@ func (r *lookupRouting) decodeValue(ctx context.Context, b []byte) ([]any, error
 	if err != nil {
 		return nil, err
 	}
-	rd, err := r.values.get(ctx, v.SchemaID)
-	if err != nil {
-		return nil, err
-	}
-	return rd.decode(v.Row)
+	return r.values.decodeValue(ctx, v)
 }
 
 // NewPrefixLookuper returns a lookuper by bucket-key prefix. columns must
